@@ -1,0 +1,216 @@
+#include "protocol/item_requests.h"
+
+#include "protocol/attribute_json.h"
+#include "protocol/table_requests.h"
+
+namespace dynamod {
+namespace decode {
+
+std::optional<std::string> optional_string(json::value& v) {
+  if (json::is_null(v)) return std::nullopt;
+  return std::string(json::read_string(v));
+}
+
+ReturnValues return_values(json::value& v, ConstraintErrors& errors) {
+  std::optional<std::string> s = optional_string(v);
+  if (!s || *s == "NONE") return ReturnValues::None;
+  if (*s == "ALL_OLD") return ReturnValues::AllOld;
+  if (*s == "UPDATED_OLD") return ReturnValues::UpdatedOld;
+  if (*s == "ALL_NEW") return ReturnValues::AllNew;
+  if (*s == "UPDATED_NEW") return ReturnValues::UpdatedNew;
+  errors.add(*s, "returnValues", "Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]",
+             kRankReturnValues);
+  return ReturnValues::None;
+}
+
+ReturnConsumedCapacity return_consumed_capacity(json::value& v, ConstraintErrors& errors) {
+  std::optional<std::string> s = optional_string(v);
+  if (!s || *s == "NONE") return ReturnConsumedCapacity::None;
+  if (*s == "TOTAL") return ReturnConsumedCapacity::Total;
+  if (*s == "INDEXES") return ReturnConsumedCapacity::Indexes;
+  errors.add(*s, "returnConsumedCapacity", "Member must satisfy enum value set: [INDEXES, TOTAL, NONE]",
+             kRankConsumedCapacity);
+  return ReturnConsumedCapacity::None;
+}
+
+bool return_item_collection_metrics(json::value& v, ConstraintErrors& errors) {
+  std::optional<std::string> s = optional_string(v);
+  if (!s || *s == "NONE") return false;
+  if (*s == "SIZE") return true;
+  errors.add(*s, "returnItemCollectionMetrics", "Member must satisfy enum value set: [SIZE, NONE]",
+             kRankCollectionMetrics);
+  return false;
+}
+
+bool return_values_on_condition_failure(json::value& v, ConstraintErrors& errors) {
+  std::optional<std::string> s = optional_string(v);
+  if (!s || *s == "NONE") return false;
+  if (*s == "ALL_OLD") return true;
+  errors.add(*s, "returnValuesOnConditionCheckFailure", "Member must satisfy enum value set: [ALL_OLD, NONE]",
+             kRankConditionFailure);
+  return false;
+}
+
+std::optional<std::map<std::string, std::string>> attribute_names(json::value& v) {
+  if (json::is_null(v)) return std::nullopt;
+  std::map<std::string, std::string> names;
+  for (auto field : json::read_object(v)) {
+    std::string key(field.unescaped_key().value());
+    json::value value = field.value();
+    names[std::move(key)] = std::string(json::read_string(value));
+  }
+  return names;
+}
+
+std::optional<std::map<std::string, AttributeValue>> attribute_values(json::value& v) {
+  if (json::is_null(v)) return std::nullopt;
+  std::map<std::string, AttributeValue> values;
+  for (auto field : json::read_object(v)) {
+    std::string key(field.unescaped_key().value());
+    json::value value = field.value();
+    values[std::move(key)] = decode_attribute_value(value);
+  }
+  return values;
+}
+
+}  // namespace decode
+
+void check_data_table_name(const std::optional<std::string>& name, ConstraintErrors& errors) {
+  using decode::kRankTableName;
+  if (!name) {
+    errors.add_null("tableName", "Member must not be null", kRankTableName);
+    return;
+  }
+  if (looks_like_arn(*name)) {
+    if (name->size() > 1024) {
+      errors.add(*name, "tableName", "Member must have length less than or equal to 1024", kRankTableName);
+    }
+    return;
+  }
+  bool pattern_ok = !name->empty();
+  for (char c : *name) {
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+          c == '-')) {
+      pattern_ok = false;
+    }
+  }
+  if (!pattern_ok && !name->empty()) {
+    errors.add(*name, "tableName", "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+", kRankTableName);
+  }
+  if (name->empty()) {
+    errors.add(*name, "tableName", "Member must have length greater than or equal to 1", kRankTableName);
+  }
+  if (name->size() > 255) {
+    errors.add(*name, "tableName", "Member must have length less than or equal to 255", kRankTableName);
+  }
+}
+
+namespace {
+
+// Members shared by PutItem and DeleteItem.
+template <typename Request>
+bool decode_write_member(std::string_view key, json::value& value, Request& r, ConstraintErrors& errors) {
+  if (key == "TableName") {
+    r.table_name = decode::optional_string(value);
+  } else if (key == "ConditionExpression") {
+    r.expression.condition_expression = decode::optional_string(value);
+  } else if (key == "ExpressionAttributeNames") {
+    r.expression.names = decode::attribute_names(value);
+  } else if (key == "ExpressionAttributeValues") {
+    r.expression.values = decode::attribute_values(value);
+  } else if (key == "ReturnValues") {
+    r.return_values = decode::return_values(value, errors);
+  } else if (key == "ReturnConsumedCapacity") {
+    r.return_consumed_capacity = decode::return_consumed_capacity(value, errors);
+  } else if (key == "ReturnItemCollectionMetrics") {
+    r.return_item_collection_metrics = decode::return_item_collection_metrics(value, errors);
+  } else if (key == "ReturnValuesOnConditionCheckFailure") {
+    r.return_values_on_condition_failure = decode::return_values_on_condition_failure(value, errors);
+  } else if (key == "Expected") {
+    r.has_expected = !json::is_null(value);
+  } else if (key == "ConditionalOperator") {
+    r.has_conditional_operator = decode::optional_string(value).has_value();
+  } else {
+    return false;
+  }
+  return true;
+}
+
+std::optional<Item> decode_optional_item(json::value& value) {
+  if (json::is_null(value)) return std::nullopt;
+  return decode_item(value);
+}
+
+}  // namespace
+
+PutItemRequest decode_put_item(json::object body) {
+  PutItemRequest r;
+  ConstraintErrors errors;
+  for (auto field : body) {
+    std::string_view key = field.unescaped_key().value();
+    json::value value = field.value();
+    if (key == "Item") {
+      r.item = decode_optional_item(value);
+    } else {
+      decode_write_member(key, value, r, errors);
+    }
+  }
+  check_data_table_name(r.table_name, errors);
+  if (!r.item) errors.add_null("item", "Member must not be null", decode::kRankItem);
+  errors.throw_if_any();
+  return r;
+}
+
+DeleteItemRequest decode_delete_item(json::object body) {
+  DeleteItemRequest r;
+  ConstraintErrors errors;
+  for (auto field : body) {
+    std::string_view key = field.unescaped_key().value();
+    json::value value = field.value();
+    if (key == "Key") {
+      r.key = decode_optional_item(value);
+    } else {
+      decode_write_member(key, value, r, errors);
+    }
+  }
+  check_data_table_name(r.table_name, errors);
+  if (!r.key) errors.add_null("key", "Member must not be null", decode::kRankItem);
+  errors.throw_if_any();
+  return r;
+}
+
+GetItemRequest decode_get_item(json::object body) {
+  GetItemRequest r;
+  ConstraintErrors errors;
+  for (auto field : body) {
+    std::string_view key = field.unescaped_key().value();
+    json::value value = field.value();
+    if (key == "TableName") {
+      r.table_name = decode::optional_string(value);
+    } else if (key == "Key") {
+      r.key = decode_optional_item(value);
+    } else if (key == "ProjectionExpression") {
+      r.projection_expression = decode::optional_string(value);
+    } else if (key == "ExpressionAttributeNames") {
+      r.names = decode::attribute_names(value);
+    } else if (key == "AttributesToGet") {
+      if (json::is_null(value)) continue;
+      std::vector<std::string> names;
+      for (auto element : json::read_array(value)) {
+        json::value e = element.value();
+        names.emplace_back(json::read_string(e));
+      }
+      r.attributes_to_get = std::move(names);
+    } else if (key == "ConsistentRead") {
+      r.consistent_read = !json::is_null(value) && json::read_bool(value);
+    } else if (key == "ReturnConsumedCapacity") {
+      r.return_consumed_capacity = decode::return_consumed_capacity(value, errors);
+    }
+  }
+  check_data_table_name(r.table_name, errors);
+  if (!r.key) errors.add_null("key", "Member must not be null", decode::kRankItem);
+  errors.throw_if_any();
+  return r;
+}
+
+}  // namespace dynamod

@@ -1,0 +1,33 @@
+#pragma once
+// A table's primary key taken from an item (PutItem) or a Key (GetItem,
+// DeleteItem), checked against the key schema with the service's messages.
+
+#include <cstdint>
+#include <optional>
+
+#include "protocol/attribute_value.h"
+#include "protocol/table_schema.h"
+
+namespace dynamod {
+
+inline constexpr std::uint64_t kMaxItemSize = 400 * 1024;
+inline constexpr std::uint64_t kMaxPartitionKeySize = 2048;
+inline constexpr std::uint64_t kMaxSortKeySize = 1024;
+
+struct PrimaryKey {
+  AttributeValue partition;
+  std::optional<AttributeValue> sort;
+  const AttributeValue* sort_ptr() const { return sort ? &*sort : nullptr; }
+};
+
+// Extracts the key of an item to write. Errors: missing key, type mismatch,
+// empty value, key too large.
+PrimaryKey key_from_item(const KeyDef& key, const Item& item);
+// Checks a Key parameter: exactly the key attributes, of the right types.
+PrimaryKey key_from_key(const KeyDef& key, const Item& key_attributes);
+// A Key holding exactly the key attributes of an item.
+Item key_attributes(const KeyDef& key, const Item& item);
+
+void check_item_size(std::uint64_t size);
+
+}  // namespace dynamod

@@ -1,0 +1,224 @@
+#include "protocol/responses.h"
+
+namespace dynamod {
+namespace {
+
+void write_key_schema(JsonWriter& out, const KeyDef& key) {
+  out.begin_array();
+  out.begin_object();
+  out.key("AttributeName");
+  out.string(key.partition.name);
+  out.key("KeyType");
+  out.string("HASH");
+  out.end_object();
+  if (key.sort) {
+    out.begin_object();
+    out.key("AttributeName");
+    out.string(key.sort->name);
+    out.key("KeyType");
+    out.string("RANGE");
+    out.end_object();
+  }
+  out.end_array();
+}
+
+void write_throughput(JsonWriter& out, const Throughput& t) {
+  out.begin_object();
+  if (t.last_increase > 0) {
+    out.key("LastIncreaseDateTime");
+    out.real(t.last_increase);
+  }
+  if (t.last_decrease > 0) {
+    out.key("LastDecreaseDateTime");
+    out.real(t.last_decrease);
+  }
+  out.key("NumberOfDecreasesToday");
+  out.integer(t.decreases_today);
+  out.key("ReadCapacityUnits");
+  out.integer(t.read_units);
+  out.key("WriteCapacityUnits");
+  out.integer(t.write_units);
+  out.end_object();
+}
+
+void write_projection(JsonWriter& out, const Projection& p) {
+  out.begin_object();
+  out.key("ProjectionType");
+  out.string(projection_type_name(p.type));
+  if (p.type == ProjectionType::Include) {
+    out.key("NonKeyAttributes");
+    out.begin_array();
+    for (const auto& a : p.non_key_attributes) out.string(a);
+    out.end_array();
+  }
+  out.end_object();
+}
+
+void write_index(JsonWriter& out, const IndexSchema& index, bool global, const std::string& table_arn) {
+  out.begin_object();
+  out.key("IndexName");
+  out.string(index.name);
+  out.key("KeySchema");
+  write_key_schema(out, index.key);
+  out.key("Projection");
+  write_projection(out, index.projection);
+  if (global) {
+    out.key("IndexStatus");
+    out.string(index_status_name(index.status));
+    if (index.backfilling) {
+      out.key("Backfilling");
+      out.boolean(true);
+    }
+    out.key("ProvisionedThroughput");
+    write_throughput(out, index.throughput.value_or(Throughput{}));
+  }
+  out.key("IndexSizeBytes");
+  out.integer(0);
+  out.key("ItemCount");
+  out.integer(0);
+  out.key("IndexArn");
+  out.string(table_arn + "/index/" + index.name);
+  out.end_object();
+}
+
+void write_capacity_units(JsonWriter& out, double units) {
+  out.begin_object();
+  out.key("CapacityUnits");
+  out.real(units);
+  out.end_object();
+}
+
+}  // namespace
+
+std::string table_arn(const ArnContext& arn, std::string_view table_name) {
+  std::string out = "arn:aws:dynamodb:";
+  out += arn.region;
+  out += ':';
+  out += arn.account_id;
+  out += ":table/";
+  out += table_name;
+  return out;
+}
+
+void encode_table_description(JsonWriter& out, const TableSchema& s, const TableCounters& counters,
+                              const ArnContext& arn, DescriptionShape shape) {
+  const std::string this_arn = table_arn(arn, s.name);
+  const bool full = shape == DescriptionShape::Full;
+  out.begin_object();
+  if (full) {
+    out.key("AttributeDefinitions");
+    out.begin_array();
+    for (const auto& a : s.attribute_definitions) {
+      out.begin_object();
+      out.key("AttributeName");
+      out.string(a.name);
+      out.key("AttributeType");
+      out.string(scalar_type_name(a.type));
+      out.end_object();
+    }
+    out.end_array();
+  }
+  out.key("TableName");
+  out.string(s.name);
+  if (full) {
+    out.key("KeySchema");
+    write_key_schema(out, s.key);
+  }
+  out.key("TableStatus");
+  out.string(table_status_name(s.status));
+  if (full) {
+    out.key("CreationDateTime");
+    out.real(s.creation_time);
+  }
+  out.key("ProvisionedThroughput");
+  write_throughput(out, s.throughput);
+  out.key("TableSizeBytes");
+  out.integer(counters.size_bytes);
+  out.key("ItemCount");
+  out.integer(counters.item_count);
+  out.key("TableArn");
+  out.string(this_arn);
+  out.key("TableId");
+  out.string(s.table_id);
+  if (s.billing_mode == BillingMode::PayPerRequest || s.billing_mode_explicit) {
+    out.key("BillingModeSummary");
+    out.begin_object();
+    out.key("BillingMode");
+    out.string(billing_mode_name(s.billing_mode));
+    if (s.billing_mode_updated > 0) {
+      out.key("LastUpdateToPayPerRequestDateTime");
+      out.real(s.billing_mode_updated);
+    }
+    out.end_object();
+  }
+  if (full && !s.local_indexes.empty()) {
+    out.key("LocalSecondaryIndexes");
+    out.begin_array();
+    for (const auto& index : s.local_indexes) write_index(out, index, false, this_arn);
+    out.end_array();
+  }
+  if (full && !s.global_indexes.empty()) {
+    out.key("GlobalSecondaryIndexes");
+    out.begin_array();
+    for (const auto& index : s.global_indexes) write_index(out, index, true, this_arn);
+    out.end_array();
+  }
+  if (full && s.stream && s.stream->enabled) {
+    out.key("StreamSpecification");
+    out.begin_object();
+    out.key("StreamEnabled");
+    out.boolean(true);
+    out.key("StreamViewType");
+    out.string(stream_view_type_name(s.stream->view_type));
+    out.end_object();
+  }
+  if (full && s.table_class) {
+    out.key("TableClassSummary");
+    out.begin_object();
+    out.key("TableClass");
+    out.string(table_class_name(*s.table_class));
+    out.end_object();
+  }
+  out.key("DeletionProtectionEnabled");
+  out.boolean(s.deletion_protection);
+  out.end_object();
+}
+
+void encode_consumed_capacity_object(JsonWriter& out, const ConsumedCapacity& c, ReturnConsumedCapacity mode) {
+  out.begin_object();
+  out.key("TableName");
+  out.string(c.table_name);
+  out.key("CapacityUnits");
+  out.real(c.total());
+  if (mode == ReturnConsumedCapacity::Indexes) {
+    out.key("Table");
+    write_capacity_units(out, c.table_units());
+    if (!c.local_indexes.empty()) {
+      out.key("LocalSecondaryIndexes");
+      out.begin_object();
+      for (const auto& i : c.local_indexes) {
+        out.key(i.index_name);
+        write_capacity_units(out, i.total());
+      }
+      out.end_object();
+    }
+    if (!c.global_indexes.empty()) {
+      out.key("GlobalSecondaryIndexes");
+      out.begin_object();
+      for (const auto& i : c.global_indexes) {
+        out.key(i.index_name);
+        write_capacity_units(out, i.total());
+      }
+      out.end_object();
+    }
+  }
+  out.end_object();
+}
+
+void encode_consumed_capacity(JsonWriter& out, const ConsumedCapacity& consumed, ReturnConsumedCapacity mode) {
+  if (mode == ReturnConsumedCapacity::None) return;
+  out.key("ConsumedCapacity");
+  encode_consumed_capacity_object(out, consumed, mode);
+}
+
+}  // namespace dynamod

@@ -1,0 +1,126 @@
+#pragma once
+// Requests of the table operations, decoded as sent (raw strings, so that
+// validation can echo them in the service's messages), and their validation.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocol/json_reader.h"
+#include "protocol/table_schema.h"
+
+namespace dynamod {
+
+struct RawKeyElement {
+  std::optional<std::string> attribute_name;
+  std::optional<std::string> key_type;
+};
+
+struct RawAttributeDefinition {
+  std::optional<std::string> attribute_name;
+  std::optional<std::string> attribute_type;
+};
+
+struct RawThroughput {
+  std::optional<std::int64_t> read_units;
+  std::optional<std::int64_t> write_units;
+};
+
+struct RawProjection {
+  std::optional<std::string> projection_type;
+  std::optional<std::vector<std::string>> non_key_attributes;
+};
+
+struct RawIndex {
+  std::optional<std::string> index_name;
+  std::optional<std::vector<RawKeyElement>> key_schema;
+  std::optional<RawProjection> projection;
+  std::optional<RawThroughput> throughput;
+};
+
+struct RawStreamSpecification {
+  std::optional<bool> enabled;
+  std::optional<std::string> view_type;
+};
+
+struct RawTag {
+  std::optional<std::string> key;
+  std::optional<std::string> value;
+};
+
+struct CreateTableRequest {
+  std::optional<std::string> table_name;
+  std::optional<std::vector<RawKeyElement>> key_schema;
+  std::optional<std::vector<RawAttributeDefinition>> attribute_definitions;
+  std::optional<std::string> billing_mode;
+  std::optional<RawThroughput> throughput;
+  std::optional<std::vector<RawIndex>> global_indexes;
+  std::optional<std::vector<RawIndex>> local_indexes;
+  std::optional<RawStreamSpecification> stream;
+  std::optional<std::vector<RawTag>> tags;
+  std::optional<std::string> table_class;
+  std::optional<bool> deletion_protection;
+};
+
+struct UpdateTableRequest {
+  std::optional<std::string> table_name;
+  std::optional<std::string> billing_mode;
+  std::optional<RawThroughput> throughput;
+  std::optional<std::string> table_class;
+  std::optional<bool> deletion_protection;
+  // Parameters of later features: present means "asked for".
+  bool has_attribute_definitions = false;
+  bool has_global_index_updates = false;
+  bool has_stream_specification = false;
+  bool has_other_unsupported = false;
+  std::string unsupported_parameter;
+};
+
+struct TableNameRequest {  // DescribeTable, DeleteTable
+  std::optional<std::string> table_name;
+};
+
+struct ListTablesRequest {
+  std::optional<std::string> exclusive_start_table_name;
+  std::optional<std::int64_t> limit;
+};
+
+CreateTableRequest decode_create_table(json::object body);
+UpdateTableRequest decode_update_table(json::object body);
+TableNameRequest decode_table_name_request(json::object body);
+ListTablesRequest decode_list_tables(json::object body);
+
+// Validates a CreateTable request and builds the schema (without storage ids,
+// TableId, region or creation time, which the engine assigns).
+TableSchema validate_create_table(const CreateTableRequest& request);
+
+// The changes an UpdateTable request asks for, validated against the table.
+struct TableUpdate {
+  std::optional<BillingMode> billing_mode;
+  std::optional<std::pair<std::int64_t, std::int64_t>> throughput;
+  std::optional<TableClass> table_class;
+  std::optional<bool> deletion_protection;
+};
+// Checks the request on its own (constraints, required members).
+void validate_update_table_request(const UpdateTableRequest& request);
+// Checks it against the current table and returns the changes.
+TableUpdate validate_update_table(const UpdateTableRequest& request, const TableSchema& current);
+
+// TableName of the control-plane operations (CreateTable, DescribeTable, ...):
+// 3..255 characters of [a-zA-Z0-9_.-], or (except CreateTable) a table ARN.
+const std::string& require_table_name(const std::optional<std::string>& name);
+void check_table_name_constraints(const std::string& name, ConstraintErrors& errors, bool allow_arn = true);
+
+// arn:aws:dynamodb:<region>:<account>:table/<name>
+struct TableArn {
+  std::string_view region;
+  std::string_view account;
+  std::string_view name;
+};
+std::optional<TableArn> parse_table_arn(std::string_view text);
+inline bool looks_like_arn(std::string_view text) { return text.rfind("arn:", 0) == 0; }
+
+std::int64_t validate_list_tables_limit(const ListTablesRequest& request);
+
+}  // namespace dynamod

@@ -1,0 +1,127 @@
+#pragma once
+// The data model of a table: key schema, attribute definitions, indexes,
+// billing, and the settings DescribeTable reports. Built by validating a
+// CreateTable request; persisted by storage/ in the catalog.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "protocol/attribute_value.h"
+
+namespace dynamod {
+
+// Key attributes are scalars. The order is persisted: never reorder.
+enum class ScalarType : std::uint8_t { S, N, B };
+std::string_view scalar_type_name(ScalarType type);
+std::optional<ScalarType> parse_scalar_type(std::string_view name);
+AttributeType to_attribute_type(ScalarType type);
+
+struct KeyElement {
+  std::string name;
+  ScalarType type = ScalarType::S;
+  friend bool operator==(const KeyElement&, const KeyElement&) = default;
+};
+
+struct KeyDef {
+  KeyElement partition;
+  std::optional<KeyElement> sort;
+  friend bool operator==(const KeyDef&, const KeyDef&) = default;
+};
+
+struct AttributeDefinition {
+  std::string name;
+  ScalarType type = ScalarType::S;
+  friend bool operator==(const AttributeDefinition&, const AttributeDefinition&) = default;
+};
+
+enum class BillingMode : std::uint8_t { Provisioned, PayPerRequest };
+std::string_view billing_mode_name(BillingMode mode);
+
+enum class TableClass : std::uint8_t { Standard, StandardInfrequentAccess };
+std::string_view table_class_name(TableClass table_class);
+
+enum class ProjectionType : std::uint8_t { All, KeysOnly, Include };
+std::string_view projection_type_name(ProjectionType type);
+
+enum class StreamViewType : std::uint8_t { KeysOnly, NewImage, OldImage, NewAndOldImages };
+std::string_view stream_view_type_name(StreamViewType type);
+
+struct Throughput {
+  std::int64_t read_units = 0;
+  std::int64_t write_units = 0;
+  double last_increase = 0;  // epoch seconds; 0 = never
+  double last_decrease = 0;
+  std::int64_t decreases_today = 0;
+  friend bool operator==(const Throughput&, const Throughput&) = default;
+};
+
+struct Projection {
+  ProjectionType type = ProjectionType::All;
+  std::vector<std::string> non_key_attributes;
+  friend bool operator==(const Projection&, const Projection&) = default;
+};
+
+enum class IndexStatus : std::uint8_t { Creating, Updating, Deleting, Active };
+std::string_view index_status_name(IndexStatus status);
+
+struct IndexSchema {
+  std::string name;
+  std::uint32_t id = 0;  // storage key space of the index
+  KeyDef key;
+  Projection projection;
+  std::optional<Throughput> throughput;  // GSIs of PROVISIONED tables
+  IndexStatus status = IndexStatus::Active;
+  bool backfilling = false;
+  friend bool operator==(const IndexSchema&, const IndexSchema&) = default;
+};
+
+struct StreamSpec {
+  bool enabled = false;
+  StreamViewType view_type = StreamViewType::NewAndOldImages;
+  friend bool operator==(const StreamSpec&, const StreamSpec&) = default;
+};
+
+struct Tag {
+  std::string key;
+  std::string value;
+  friend bool operator==(const Tag&, const Tag&) = default;
+};
+
+enum class TableStatus : std::uint8_t { Creating, Updating, Deleting, Active };
+std::string_view table_status_name(TableStatus status);
+
+struct TableSchema {
+  std::string name;
+  std::uint32_t id = 0;     // storage key space of the table's items
+  std::string table_id;     // the TableId UUID DescribeTable reports
+  std::string region;       // region the table was created in
+  double creation_time = 0; // epoch seconds
+  KeyDef key;
+  std::vector<AttributeDefinition> attribute_definitions;
+  BillingMode billing_mode = BillingMode::Provisioned;
+  bool billing_mode_explicit = false;  // BillingModeSummary is reported once a mode was chosen
+  double billing_mode_updated = 0;  // epoch seconds of the last switch to PAY_PER_REQUEST
+  Throughput throughput;
+  std::vector<IndexSchema> global_indexes;
+  std::vector<IndexSchema> local_indexes;
+  std::optional<TableClass> table_class;  // reported once set (STANDARD otherwise)
+  bool deletion_protection = false;
+  std::optional<StreamSpec> stream;
+  std::vector<Tag> tags;
+  TableStatus status = TableStatus::Active;
+
+  const AttributeDefinition* find_attribute(std::string_view name) const;
+  const IndexSchema* find_index(std::string_view name) const;
+  friend bool operator==(const TableSchema&, const TableSchema&) = default;
+};
+
+// Live counters of a table, as DescribeTable reports them.
+struct TableCounters {
+  std::int64_t item_count = 0;
+  std::int64_t size_bytes = 0;
+};
+
+}  // namespace dynamod

@@ -1,0 +1,49 @@
+#pragma once
+// Request authentication: parses the SigV4 Authorization header (always: its
+// region selects the table namespace) and, when credentials are configured,
+// verifies the signature, the scope and the request time as the service does.
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <variant>
+
+#include "protocol/api_error.h"
+#include "server/http_server.h"
+
+namespace dynamod {
+
+struct AuthResult {
+  std::string access_key;
+  std::string region;
+};
+
+// access key id -> secret access key, from a file of "KEY SECRET" lines.
+class CredentialStore {
+ public:
+  static CredentialStore load(const std::string& path);
+  std::optional<std::string_view> find_secret(std::string_view access_key) const;
+  std::size_t size() const { return secrets_.size(); }
+  void add(std::string access_key, std::string secret) { secrets_[std::move(access_key)] = std::move(secret); }
+
+ private:
+  std::unordered_map<std::string, std::string> secrets_;
+};
+
+class Authenticator {
+ public:
+  // Without credentials any well-formed Authorization header is accepted, as
+  // DynamoDB Local does; with them, every request is verified.
+  explicit Authenticator(std::optional<CredentialStore> credentials) : credentials_(std::move(credentials)) {}
+
+  std::variant<AuthResult, ApiError> authenticate(const HttpRequest& request,
+                                                  std::chrono::system_clock::time_point now) const;
+  bool verifies() const { return credentials_.has_value(); }
+
+ private:
+  std::optional<CredentialStore> credentials_;
+};
+
+}  // namespace dynamod

@@ -1,0 +1,79 @@
+#include "server/config.h"
+
+#include <boost/program_options.hpp>
+
+#include <iostream>
+#include <stdexcept>
+#include <thread>
+
+namespace dynamod {
+namespace po = boost::program_options;
+
+namespace {
+
+// DYNAMOD_DATA_DIR -> data-dir
+std::string env_to_option(const std::string& variable) {
+  static constexpr std::string_view kPrefix = "DYNAMOD_";
+  if (variable.rfind(kPrefix, 0) != 0) return {};
+  std::string name = variable.substr(kPrefix.size());
+  for (char& c : name) c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return name;
+}
+
+}  // namespace
+
+std::optional<Config> parse_config(int argc, char** argv) {
+  Config config;
+  unsigned port = config.port;
+  po::options_description desc(
+      "dynamod: Amazon DynamoDB's API on your own machine.\n"
+      "Every flag can also be set with an environment variable: --data-dir is DYNAMOD_DATA_DIR.\n\n"
+      "Options");
+  // clang-format off
+  desc.add_options()
+    ("help,h", "Print this help and exit.")
+    ("version", "Print the version and exit.")
+    ("host", po::value(&config.host)->default_value(config.host), "Address to listen on (0.0.0.0 for all interfaces).")
+    ("port", po::value(&port)->default_value(port), "TCP port to listen on (0 picks a free one and prints it).")
+    ("data-dir", po::value(&config.data_dir)->default_value(config.data_dir), "Directory of the LMDB database (created if missing).")
+    ("in-memory", po::bool_switch(&config.in_memory), "Keep data in a temporary database that is removed at exit (for test suites); no fsync.")
+    ("durability", po::value(&config.durability)->default_value(config.durability),
+        "full: every acknowledged write is fsynced (default). relaxed: metadata not synced per commit "
+        "(MDB_NOMETASYNC): a crash may lose the last commits, never corrupts.")
+    ("log-level", po::value(&config.log_level)->default_value(config.log_level), "trace, debug, info, warn, error or off. debug logs one line per request.")
+    ("threads", po::value(&config.threads)->default_value(config.threads), "I/O threads (0: one per hardware thread). Writes run on one extra writer thread.")
+    ("shared-db", po::bool_switch(&config.shared_db), "One table namespace for all regions (like DynamoDB Local's -sharedDb). By default each region has its own tables.")
+    ("credentials", po::value(&config.credentials_file), "File of 'ACCESS_KEY_ID SECRET_ACCESS_KEY' lines. When given, every request's SigV4 signature is verified; otherwise any credentials are accepted.")
+    ("account-id", po::value(&config.account_id)->default_value(config.account_id), "12-digit account id used in ARNs.")
+    ("map-size", po::value(&config.map_size)->default_value(config.map_size), "Maximum database size in bytes (LMDB map size).");
+  // clang-format on
+  po::variables_map vm;
+  try {
+    po::store(po::parse_command_line(argc, argv, desc), vm);
+    po::store(po::parse_environment(desc, env_to_option), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw std::runtime_error(std::string(e.what()) + " (see --help)");
+  }
+  if (vm.count("help") != 0) {
+    std::cout << desc << "\n";
+    return std::nullopt;
+  }
+  if (vm.count("version") != 0) {
+    std::cout << "dynamod " << DYNAMOD_VERSION << "\n";
+    return std::nullopt;
+  }
+  if (port > 65535) throw std::runtime_error("--port must be at most 65535");
+  config.port = static_cast<std::uint16_t>(port);
+  if (config.durability != "full" && config.durability != "relaxed") {
+    throw std::runtime_error("--durability must be 'full' or 'relaxed'");
+  }
+  if (config.account_id.size() != 12 ||
+      config.account_id.find_first_not_of("0123456789") != std::string::npos) {
+    throw std::runtime_error("--account-id must be 12 digits");
+  }
+  if (config.threads == 0) config.threads = std::max(1u, std::thread::hardware_concurrency());
+  return config;
+}
+
+}  // namespace dynamod

@@ -1,0 +1,29 @@
+#pragma once
+// Command-line and environment configuration. Every flag --some-flag has the
+// environment variable DYNAMOD_SOME_FLAG; the command line wins.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace dynamod {
+
+struct Config {
+  std::string host = "127.0.0.1";
+  std::uint16_t port = 8000;
+  std::string data_dir = "./data";
+  bool in_memory = false;
+  std::string durability = "full";  // full | relaxed
+  std::string log_level = "info";
+  unsigned threads = 0;  // 0: one per hardware thread
+  bool shared_db = false;
+  std::string credentials_file;
+  std::string account_id = "000000000000";
+  std::uint64_t map_size = 64ull << 30;
+};
+
+// Parses argv and the environment. Returns nullopt after printing --help or
+// --version; throws std::runtime_error with a readable message on bad input.
+std::optional<Config> parse_config(int argc, char** argv);
+
+}  // namespace dynamod

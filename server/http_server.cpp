@@ -1,0 +1,127 @@
+#include "server/http_server.h"
+
+#include <spdlog/spdlog.h>
+
+namespace dynamod {
+
+namespace beast = boost::beast;
+using asio::ip::tcp;
+using asio::use_awaitable;
+constexpr auto kTuple = asio::as_tuple(use_awaitable);
+
+class HttpServer::Connection {
+ public:
+  explicit Connection(tcp::socket socket) : stream(std::move(socket)) {}
+  beast::tcp_stream stream;
+  bool idle = true;  // waiting for the next request; touched only on the strand
+};
+
+HttpServer::HttpServer(asio::io_context& io, const tcp::endpoint& endpoint, HttpLimits limits,
+                       RequestHandler handler, TooLargeHandler too_large)
+    : io_(io),
+      acceptor_(io),
+      limits_(limits),
+      handler_(std::move(handler)),
+      too_large_(std::move(too_large)) {
+  acceptor_.open(endpoint.protocol());
+  acceptor_.set_option(asio::socket_base::reuse_address(true));
+  acceptor_.bind(endpoint);
+  acceptor_.listen(asio::socket_base::max_listen_connections);
+  port_ = acceptor_.local_endpoint().port();
+}
+
+void HttpServer::start() { asio::co_spawn(acceptor_.get_executor(), accept_loop(), asio::detached); }
+
+void HttpServer::stop() {
+  stopping_ = true;
+  asio::post(acceptor_.get_executor(), [this] {
+    beast::error_code ignored;
+    acceptor_.close(ignored);
+  });
+  std::lock_guard lock(connections_mutex_);
+  for (auto& [raw, weak] : connections_) {
+    if (auto connection = weak.lock()) {
+      asio::post(connection->stream.get_executor(), [connection] {
+        // A connection between requests closes now; one serving a request
+        // closes after sending its response.
+        if (connection->idle) connection->stream.cancel();
+      });
+    }
+  }
+}
+
+asio::awaitable<void> HttpServer::accept_loop() {
+  while (!stopping_) {
+    auto [ec, socket] = co_await acceptor_.async_accept(asio::make_strand(io_), kTuple);
+    if (ec) {
+      if (!acceptor_.is_open() || stopping_) co_return;
+      spdlog::warn("accept failed: {}", ec.message());
+      continue;
+    }
+    beast::error_code ignored;
+    socket.set_option(tcp::no_delay(true), ignored);
+    auto connection = std::make_shared<Connection>(std::move(socket));
+    {
+      std::lock_guard lock(connections_mutex_);
+      connections_.emplace(connection.get(), connection);
+    }
+    asio::co_spawn(connection->stream.get_executor(), serve(connection), asio::detached);
+  }
+}
+
+asio::awaitable<void> HttpServer::serve(std::shared_ptr<Connection> connection) {
+  beast::tcp_stream& stream = connection->stream;
+  beast::flat_buffer buffer;
+  for (;;) {
+    http::request_parser<http::string_body> parser;
+    parser.body_limit(limits_.body_limit);
+    parser.header_limit(limits_.header_limit);
+
+    connection->idle = true;
+    if (stopping_) break;
+    stream.expires_after(limits_.idle_timeout);
+    auto [ec, n] = co_await http::async_read_header(stream, buffer, parser, kTuple);
+    connection->idle = false;
+    bool too_large = ec == http::error::body_limit;
+    if (ec && !too_large) break;
+
+    if (!too_large && !parser.is_done()) {
+      if (beast::iequals(parser.get()[http::field::expect], "100-continue")) {
+        http::response<http::empty_body> go_on{http::status::continue_, parser.get().version()};
+        stream.expires_after(limits_.io_timeout);
+        auto [wec, wn] = co_await http::async_write(stream, go_on, kTuple);
+        if (wec) break;
+      }
+      stream.expires_after(limits_.io_timeout);
+      auto [rec, rn] = co_await http::async_read(stream, buffer, parser, kTuple);
+      too_large = rec == http::error::body_limit;
+      if (rec && !too_large) break;
+    }
+
+    HttpRequest& request = parser.get();
+    HttpResponse response;
+    if (too_large) {
+      response = too_large_(request);
+      response.keep_alive(false);
+    } else {
+      try {
+        response = co_await handler_(request);
+      } catch (const std::exception& e) {
+        spdlog::error("request handler failed: {}", e.what());
+        response = HttpResponse(http::status::internal_server_error, request.version());
+      }
+      response.keep_alive(request.keep_alive() && !stopping_);
+    }
+    response.prepare_payload();
+    stream.expires_after(limits_.io_timeout);
+    auto [wec, wn] = co_await http::async_write(stream, response, kTuple);
+    if (wec || !response.keep_alive()) break;
+  }
+  beast::error_code ignored;
+  stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+  stream.close();
+  std::lock_guard lock(connections_mutex_);
+  connections_.erase(connection.get());
+}
+
+}  // namespace dynamod

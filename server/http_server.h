@@ -1,0 +1,66 @@
+#pragma once
+// HttpServer: Boost.Beast HTTP/1.1 with keep-alive. One coroutine per
+// connection on its own strand; a fresh parser per message with explicit body
+// and header limits; a timeout before every read and write; graceful stop
+// (stop accepting, let in-flight requests finish, close idle connections).
+//
+// The request handler is independent of the connection: it takes a parsed
+// request and produces a response.
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+namespace dynamod {
+
+namespace http = boost::beast::http;
+namespace asio = boost::asio;
+
+using HttpRequest = http::request<http::string_body>;
+using HttpResponse = http::response<http::string_body>;
+using RequestHandler = std::function<asio::awaitable<HttpResponse>(HttpRequest&)>;
+// Builds the response sent when a request body exceeds the limit.
+using TooLargeHandler = std::function<HttpResponse(const HttpRequest&)>;
+
+struct HttpLimits {
+  std::uint64_t body_limit = 16 * 1024 * 1024;  // DynamoDB accepts 16 MB
+  std::uint32_t header_limit = 64 * 1024;
+  std::chrono::seconds idle_timeout{300};  // between requests on a keep-alive connection
+  std::chrono::seconds io_timeout{60};     // to read the rest of a request, or write a response
+};
+
+class HttpServer {
+ public:
+  HttpServer(asio::io_context& io, const asio::ip::tcp::endpoint& endpoint, HttpLimits limits,
+             RequestHandler handler, TooLargeHandler too_large);
+  // The port actually bound (useful with port 0).
+  std::uint16_t port() const { return port_; }
+  void start();
+  // Stops accepting and closes idle connections; requests in flight finish.
+  void stop();
+
+ private:
+  class Connection;
+  asio::awaitable<void> accept_loop();
+  asio::awaitable<void> serve(std::shared_ptr<Connection> connection);
+
+  asio::io_context& io_;
+  asio::ip::tcp::acceptor acceptor_;
+  std::uint16_t port_ = 0;
+  HttpLimits limits_;
+  RequestHandler handler_;
+  TooLargeHandler too_large_;
+  std::mutex connections_mutex_;
+  std::unordered_map<Connection*, std::weak_ptr<Connection>> connections_;
+  std::atomic<bool> stopping_{false};
+};
+
+}  // namespace dynamod

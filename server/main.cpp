@@ -1,0 +1,81 @@
+// dynamod: Amazon DynamoDB's API on your own machine.
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <thread>
+#include <vector>
+
+#include "server/auth.h"
+#include "server/config.h"
+#include "server/http_server.h"
+#include "server/service.h"
+#include "storage/store.h"
+#include "storage/write_queue.h"
+
+namespace {
+
+int run(const dynamod::Config& config) {
+  using namespace dynamod;
+  spdlog::set_default_logger(spdlog::stderr_color_mt("dynamod"));
+  spdlog::set_level(spdlog::level::from_str(config.log_level));
+  spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
+
+  std::optional<CredentialStore> credentials;
+  if (!config.credentials_file.empty()) credentials = CredentialStore::load(config.credentials_file);
+
+  StoreOptions store_options;
+  store_options.path = config.data_dir;
+  store_options.in_memory = config.in_memory;
+  store_options.durability =
+      config.durability == "relaxed" ? StoreOptions::Durability::Relaxed : StoreOptions::Durability::Full;
+  store_options.map_size = config.map_size;
+  Store store(store_options);
+  WriteQueue writer(store);
+
+  asio::io_context io(static_cast<int>(config.threads));
+  Service service(store, writer, config, Authenticator(std::move(credentials)));
+  HttpServer server(
+      io, asio::ip::tcp::endpoint(asio::ip::make_address(config.host), config.port), HttpLimits{},
+      [&service](HttpRequest& request) { return service.handle(request); },
+      [&service](const HttpRequest& request) { return service.too_large(request); });
+  server.start();
+
+  asio::signal_set signals(io, SIGINT, SIGTERM);
+  signals.async_wait([&](const boost::system::error_code& ec, int signal) {
+    if (ec) return;
+    spdlog::info("signal {}: finishing requests in flight", signal);
+    server.stop();
+  });
+
+  spdlog::info("dynamod {} listening on http://{}:{} ({}, {} I/O threads{}{})", DYNAMOD_VERSION, config.host,
+               server.port(), config.in_memory ? "in memory" : "data in " + store.path().string(), config.threads,
+               config.shared_db ? ", shared namespace" : "", credentials ? ", verifying signatures" : "");
+  // A machine-readable line for scripts and test fixtures (useful with --port 0).
+  std::printf("dynamod listening on %s:%u\n", config.host.c_str(), server.port());
+  std::fflush(stdout);
+
+  std::vector<std::thread> threads;
+  for (unsigned i = 1; i < config.threads; ++i) threads.emplace_back([&io] { io.run(); });
+  io.run();
+  for (auto& t : threads) t.join();
+  writer.stop();
+  spdlog::info("stopped");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    std::optional<dynamod::Config> config = dynamod::parse_config(argc, argv);
+    if (!config) return 0;
+    return run(*config);
+  } catch (const std::exception& e) {
+    std::cerr << "dynamod: " << e.what() << "\n";
+    return 1;
+  }
+}

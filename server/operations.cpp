@@ -1,0 +1,165 @@
+#include "server/operations.h"
+
+#include <array>
+#include <utility>
+
+#include "protocol/item_requests.h"
+#include "protocol/responses.h"
+#include "protocol/table_requests.h"
+#include "server/async_write.h"
+#include "storage/item_ops.h"
+#include "storage/table_ops.h"
+
+namespace dynamod {
+namespace {
+
+using boost::asio::awaitable;
+
+ArnContext arn_of(const OperationContext& ctx) { return {ctx.scope.region, ctx.scope.account_id}; }
+
+std::string describe(const OperationContext& ctx, const char* member, const ops::TableDescription& d,
+                     DescriptionShape shape = DescriptionShape::Full) {
+  JsonWriter out;
+  out.begin_object();
+  out.key(member);
+  encode_table_description(out, d.schema, d.counters, arn_of(ctx), shape);
+  out.end_object();
+  return out.take();
+}
+
+// ---------------------------------------------------------------- tables
+
+awaitable<std::string> create_table(OperationContext& ctx, json::object body) {
+  TableSchema schema = validate_create_table(decode_create_table(body));
+  ctx.table_name = schema.name;
+  double now = ctx.clock();
+  std::string uuid = ctx.make_uuid();
+  Scope scope = ctx.scope;
+  // A job may run twice (the writer retries a failed group job by job), so it copies its inputs.
+  auto job = write_job([schema = std::move(schema), scope, now, uuid](WriteContext& w) {
+    return ops::create_table(w, scope, schema, now, uuid);
+  });
+  auto outcome = co_await async_write(ctx.writer, std::move(job));
+  co_return describe(ctx, "TableDescription", outcome);
+}
+
+awaitable<std::string> describe_table(OperationContext& ctx, json::object body) {
+  TableNameRequest request = decode_table_name_request(body);
+  const std::string& name = require_table_name(request.table_name);
+  ctx.table_name = name;
+  ConstraintErrors errors;
+  check_table_name_constraints(name, errors);
+  errors.throw_if_any();
+  co_return describe(ctx, "Table", ops::describe_table(ctx.store, ctx.scope, name));
+}
+
+awaitable<std::string> delete_table(OperationContext& ctx, json::object body) {
+  TableNameRequest request = decode_table_name_request(body);
+  std::string name = require_table_name(request.table_name);
+  ctx.table_name = name;
+  ConstraintErrors errors;
+  check_table_name_constraints(name, errors);
+  errors.throw_if_any();
+  Scope scope = ctx.scope;
+  auto job = write_job([scope, name](WriteContext& w) { return ops::delete_table(w, scope, name); });
+  auto outcome = co_await async_write(ctx.writer, std::move(job));
+  co_return describe(ctx, "TableDescription", outcome, DescriptionShape::Deleted);
+}
+
+awaitable<std::string> update_table(OperationContext& ctx, json::object body) {
+  UpdateTableRequest request = decode_update_table(body);
+  validate_update_table_request(request);
+  ctx.table_name = *request.table_name;
+  double now = ctx.clock();
+  Scope scope = ctx.scope;
+  auto job = write_job([scope, request = std::move(request), now](WriteContext& w) {
+    return ops::update_table(w, scope, request, now);
+  });
+  auto outcome = co_await async_write(ctx.writer, std::move(job));
+  co_return describe(ctx, "TableDescription", outcome);
+}
+
+awaitable<std::string> list_tables(OperationContext& ctx, json::object body) {
+  ops::ListTablesResult result = ops::list_tables(ctx.store, ctx.scope, decode_list_tables(body));
+  JsonWriter out;
+  out.begin_object();
+  out.key("TableNames");
+  out.begin_array();
+  for (const auto& name : result.names) out.string(name);
+  out.end_array();
+  if (result.last_evaluated) {
+    out.key("LastEvaluatedTableName");
+    out.string(*result.last_evaluated);
+  }
+  out.end_object();
+  co_return out.take();
+}
+
+// ---------------------------------------------------------------- items
+
+std::string write_item_answer(const ops::WriteItemResult& result) {
+  JsonWriter out;
+  out.begin_object();
+  if (result.attributes_json) {
+    out.key("Attributes");
+    out.raw(*result.attributes_json);
+  }
+  encode_consumed_capacity(out, result.consumed, result.return_consumed_capacity);
+  out.end_object();
+  return out.take();
+}
+
+awaitable<std::string> get_item(OperationContext& ctx, json::object body) {
+  GetItemRequest request = decode_get_item(body);
+  ctx.table_name = *request.table_name;
+  ops::GetItemResult result = ops::get_item(ctx.store, ctx.scope, request);
+  JsonWriter out;
+  out.begin_object();
+  if (result.item_json) {
+    out.key("Item");
+    out.raw(*result.item_json);
+  }
+  encode_consumed_capacity(out, result.consumed, result.return_consumed_capacity);
+  out.end_object();
+  co_return out.take();
+}
+
+awaitable<std::string> put_item(OperationContext& ctx, json::object body) {
+  PutItemRequest request = decode_put_item(body);
+  ctx.table_name = *request.table_name;
+  ops::PreparedPut put = ops::prepare_put_item(ctx.store, ctx.scope, request);
+  auto job = write_job([put = std::move(put)](WriteContext& w) { return ops::apply_put_item(w, put); });
+  auto outcome = co_await async_write(ctx.writer, std::move(job));
+  co_return write_item_answer(outcome);
+}
+
+awaitable<std::string> delete_item(OperationContext& ctx, json::object body) {
+  DeleteItemRequest request = decode_delete_item(body);
+  ctx.table_name = *request.table_name;
+  ops::PreparedDelete del = ops::prepare_delete_item(ctx.store, ctx.scope, request);
+  auto job = write_job([del = std::move(del)](WriteContext& w) { return ops::apply_delete_item(w, del); });
+  auto outcome = co_await async_write(ctx.writer, std::move(job));
+  co_return write_item_answer(outcome);
+}
+
+constexpr std::array<std::pair<std::string_view, OperationHandler>, 8> kOperations{{
+    {"CreateTable", create_table},
+    {"DeleteItem", delete_item},
+    {"DeleteTable", delete_table},
+    {"DescribeTable", describe_table},
+    {"GetItem", get_item},
+    {"ListTables", list_tables},
+    {"PutItem", put_item},
+    {"UpdateTable", update_table},
+}};
+
+}  // namespace
+
+OperationHandler find_operation(std::string_view name) {
+  for (const auto& [op, handler] : kOperations) {
+    if (op == name) return handler;
+  }
+  return nullptr;
+}
+
+}  // namespace dynamod

@@ -1,0 +1,196 @@
+#include "server/service.h"
+
+#include <spdlog/spdlog.h>
+#include <zlib.h>
+
+#include <chrono>
+#include <random>
+
+#include "protocol/json_writer.h"
+#include "server/operations.h"
+
+namespace dynamod {
+namespace {
+
+constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
+constexpr std::size_t kMaxPooledParserCapacity = 1 << 20;
+
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+double epoch_seconds() {
+  using namespace std::chrono;
+  return duration<double>(system_clock::now().time_since_epoch()).count();
+}
+
+std::string random_uuid() {
+  std::random_device rd;
+  std::uniform_int_distribution<unsigned> byte(0, 255);
+  unsigned char b[16];
+  for (auto& x : b) x = static_cast<unsigned char>(byte(rd));
+  b[6] = static_cast<unsigned char>((b[6] & 0x0F) | 0x40);  // version 4
+  b[8] = static_cast<unsigned char>((b[8] & 0x3F) | 0x80);  // RFC 4122 variant
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out.push_back('-');
+    out.push_back(kHex[b[i] >> 4]);
+    out.push_back(kHex[b[i] & 15]);
+  }
+  return out;
+}
+
+std::string error_body(const ApiError& error) {
+  std::string body = "{\"__type\":\"";
+  body += error_namespace(error.code());
+  body += error_type_name(error.code());
+  body += '"';
+  if (!error.message().empty()) {
+    body += ",\"message\":\"";
+    JsonWriter::append_escaped(body, error.message());
+    body += '"';
+  }
+  if (!error.extra_json().empty()) {
+    body += ',';
+    body += error.extra_json();
+  }
+  body += '}';
+  return body;
+}
+
+}  // namespace
+
+std::unique_ptr<simdjson::ondemand::parser> Service::ParserPool::acquire() {
+  {
+    std::lock_guard lock(mutex_);
+    if (!idle_.empty()) {
+      auto parser = std::move(idle_.back());
+      idle_.pop_back();
+      return parser;
+    }
+  }
+  return std::make_unique<simdjson::ondemand::parser>();
+}
+
+void Service::ParserPool::release(std::unique_ptr<simdjson::ondemand::parser> parser) {
+  // A parser that took a huge request keeps its buffers; let it go.
+  if (parser->capacity() > kMaxPooledParserCapacity) return;
+  std::lock_guard lock(mutex_);
+  idle_.push_back(std::move(parser));
+}
+
+Service::Service(Store& store, WriteQueue& writer, const Config& config, Authenticator authenticator)
+    : store_(store), writer_(writer), config_(config), authenticator_(std::move(authenticator)) {
+  std::random_device rd;
+  id_seed_ = (std::uint64_t(rd()) << 32) ^ rd();
+}
+
+std::string Service::next_request_id() {
+  // 52 characters of [0-9A-Z], the shape of the service's request ids.
+  static constexpr char kAlphabet[] = "0123456789ABCDEFGHIJKLMNOPQRSTUV";
+  std::uint64_t n = id_counter_.fetch_add(1, std::memory_order_relaxed);
+  std::string id(52, '0');
+  std::uint64_t bits = 0;
+  int available = 0;
+  std::uint64_t state = id_seed_ ^ n;
+  for (char& c : id) {
+    if (available < 5) {
+      state = splitmix64(state);
+      bits = state;
+      available = 64;
+    }
+    c = kAlphabet[bits & 31];
+    bits >>= 5;
+    available -= 5;
+  }
+  return id;
+}
+
+HttpResponse Service::answer(const HttpRequest& request, http::status status, std::string body) {
+  HttpResponse response(status, request.version());
+  // The service answers in the content type the client used.
+  auto content_type = request[http::field::content_type];
+  response.set(http::field::content_type,
+               content_type == "application/json" ? "application/json" : "application/x-amz-json-1.0");
+  response.set("x-amzn-RequestId", next_request_id());
+  auto crc = crc32(0L, reinterpret_cast<const Bytef*>(body.data()), static_cast<uInt>(body.size()));
+  response.set("x-amz-crc32", std::to_string(crc));
+  response.body() = std::move(body);
+  return response;
+}
+
+HttpResponse Service::error_answer(const HttpRequest& request, const ApiError& error) {
+  return answer(request, static_cast<http::status>(http_status(error.code())), error_body(error));
+}
+
+HttpResponse Service::too_large(const HttpRequest& request) {
+  return answer(request, http::status::payload_too_large, "");
+}
+
+asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
+  const auto started = std::chrono::steady_clock::now();
+  if (request.method() == http::verb::get && request.target() == "/") {
+    HttpResponse response = answer(request, http::status::ok, "healthy: dynamodb.us-east-1.amazonaws.com ");
+    response.set(http::field::content_type, "text/plain");
+    co_return response;
+  }
+  if (request.method() != http::verb::post) {
+    HttpResponse response = answer(request, http::status::not_found, "<UnknownOperationException/>\n");
+    response.set(http::field::content_type, "text/xml");
+    co_return response;
+  }
+
+  std::string_view target(request["x-amz-target"]);
+  std::string_view operation;
+  OperationHandler handler = nullptr;
+  if (target.rfind(kTargetPrefix, 0) == 0) {
+    operation = target.substr(kTargetPrefix.size());
+    handler = find_operation(operation);
+  }
+  if (handler == nullptr) co_return error_answer(request, ApiError(ErrorCode::UnknownOperationException, ""));
+
+  auto auth = authenticator_.authenticate(request, std::chrono::system_clock::now());
+  if (auto* error = std::get_if<ApiError>(&auth)) co_return error_answer(request, *error);
+  const AuthResult& identity = std::get<AuthResult>(auth);
+
+  OperationContext ctx{store_, writer_, Scope{identity.region, config_.account_id, config_.shared_db},
+                       epoch_seconds, random_uuid, {}};
+  auto parser = parsers_.acquire();
+  std::string& body = request.body();
+  body.reserve(body.size() + simdjson::SIMDJSON_PADDING);
+  std::optional<ApiError> failure;
+  std::string result;
+  try {
+    simdjson::ondemand::document doc;
+    simdjson::ondemand::object object;
+    if (parser->iterate(simdjson::padded_string_view(body.data(), body.size(), body.capacity())).get(doc) !=
+            simdjson::SUCCESS ||
+        doc.get_object().get(object) != simdjson::SUCCESS) {
+      throw ApiError::serialization("");
+    }
+    result = co_await handler(ctx, object);
+  } catch (ApiError& e) {
+    failure = std::move(e);
+  } catch (const simdjson::simdjson_error&) {
+    failure = ApiError::serialization("");
+  } catch (const std::exception& e) {
+    spdlog::error("{} failed: {}", operation, e.what());
+    failure = ApiError::internal("Internal server error");
+  }
+  parsers_.release(std::move(parser));
+
+  HttpResponse response = failure ? error_answer(request, *failure) : answer(request, http::status::ok, std::move(result));
+  if (spdlog::should_log(spdlog::level::debug)) {
+    auto micros =
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count();
+    spdlog::debug("{} table={} status={} {}us{}", operation, ctx.table_name, response.result_int(), micros,
+                  failure ? " " + std::string(error_type_name(failure->code())) : std::string());
+  }
+  co_return response;
+}
+
+}  // namespace dynamod

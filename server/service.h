@@ -1,0 +1,54 @@
+#pragma once
+// Service: turns an HTTP request into a DynamoDB answer. Health check, target
+// dispatch, authentication, JSON parsing, the error body, and the headers
+// every answer carries (x-amzn-RequestId, x-amz-crc32).
+
+#include <simdjson.h>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "server/auth.h"
+#include "server/config.h"
+#include "server/http_server.h"
+#include "storage/store.h"
+#include "storage/write_queue.h"
+
+namespace dynamod {
+
+class Service {
+ public:
+  Service(Store& store, WriteQueue& writer, const Config& config, Authenticator authenticator);
+
+  asio::awaitable<HttpResponse> handle(HttpRequest& request);
+  // The answer to a request whose body exceeds the limit.
+  HttpResponse too_large(const HttpRequest& request);
+
+ private:
+  // simdjson parsers are reused across requests (they keep their buffers).
+  class ParserPool {
+   public:
+    std::unique_ptr<simdjson::ondemand::parser> acquire();
+    void release(std::unique_ptr<simdjson::ondemand::parser> parser);
+
+   private:
+    std::mutex mutex_;
+    std::vector<std::unique_ptr<simdjson::ondemand::parser>> idle_;
+  };
+
+  HttpResponse answer(const HttpRequest& request, http::status status, std::string body);
+  HttpResponse error_answer(const HttpRequest& request, const ApiError& error);
+  std::string next_request_id();
+
+  Store& store_;
+  WriteQueue& writer_;
+  const Config& config_;
+  Authenticator authenticator_;
+  ParserPool parsers_;
+  std::uint64_t id_seed_;
+  std::atomic<std::uint64_t> id_counter_{0};
+};
+
+}  // namespace dynamod

@@ -1,0 +1,107 @@
+#include "storage/key_codec.h"
+
+#include <xxhash.h>
+
+namespace dynamod::keys {
+namespace {
+
+void append_escaped_bytes(std::string& out, std::string_view bytes) {
+  // 0x00 becomes 0x00 0xFF and the string ends with 0x00, so a prefix sorts
+  // before its extensions and the encoding is self-delimiting.
+  for (char c : bytes) {
+    out.push_back(c);
+    if (c == '\0') out.push_back('\xFF');
+  }
+  out.push_back('\0');
+}
+
+// Numbers: one byte for the sign class (negative < zero < positive), one for
+// the exponent, then the digits two per byte as nibbles (digit + 1, 0 pads).
+// Positive numbers end with 0x00; negative ones have exponent and digit bytes
+// inverted and end with 0xFF, so larger magnitudes sort first.
+void append_number(std::string& out, const Number& n) {
+  if (n.is_zero()) {
+    out.push_back('\x80');
+    return;
+  }
+  const bool negative = n.negative();
+  auto emit = [&](unsigned byte) { out.push_back(static_cast<char>(negative ? (~byte & 0xFF) : byte)); };
+  out.push_back(negative ? '\x7F' : '\x81');
+  emit(static_cast<unsigned>(n.exponent() - Number::kMinExponent));
+  const std::string& digits = n.digits();
+  for (std::size_t i = 0; i < digits.size(); i += 2) {
+    unsigned hi = static_cast<unsigned>(digits[i] - '0') + 1;
+    unsigned lo = i + 1 < digits.size() ? static_cast<unsigned>(digits[i + 1] - '0') + 1 : 0;
+    emit((hi << 4) | lo);
+  }
+  out.push_back(negative ? '\xFF' : '\0');
+}
+
+Hash128 hash_bytes(std::string_view bytes) {
+  XXH128_hash_t h = XXH3_128bits(bytes.data(), bytes.size());
+  Hash128 out;
+  for (int i = 0; i < 8; ++i) {
+    out[static_cast<std::size_t>(i)] = static_cast<char>(h.high64 >> (56 - 8 * i));
+    out[static_cast<std::size_t>(8 + i)] = static_cast<char>(h.low64 >> (56 - 8 * i));
+  }
+  return out;
+}
+
+}  // namespace
+
+void append_sortable(std::string& out, const AttributeValue& value) {
+  switch (value.type()) {
+    case AttributeType::S: append_escaped_bytes(out, value.as_string()); break;
+    case AttributeType::B: append_escaped_bytes(out, value.as_binary()); break;
+    case AttributeType::N: append_number(out, value.as_number()); break;
+    default: break;  // key attributes are scalars; validated before encoding
+  }
+}
+
+Hash128 hash_partition_key(const AttributeValue& value) {
+  std::string buffer;
+  buffer.reserve(64);
+  buffer.push_back(static_cast<char>(value.type()));
+  append_sortable(buffer, value);
+  return hash_bytes(buffer);
+}
+
+void append_table_id(std::string& out, std::uint32_t table_id) {
+  for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>((table_id >> shift) & 0xFF));
+}
+
+std::uint32_t read_table_id(std::string_view key) {
+  std::uint32_t id = 0;
+  for (std::size_t i = 0; i < kTableIdSize && i < key.size(); ++i) {
+    id = (id << 8) | static_cast<unsigned char>(key[i]);
+  }
+  return id;
+}
+
+std::string encode_primary_key(std::uint32_t table_id, const AttributeValue& partition,
+                               const AttributeValue* sort) {
+  std::string key;
+  key.reserve(64);
+  append_table_id(key, table_id);
+  Hash128 h = hash_partition_key(partition);
+  key.append(h.data(), h.size());
+  if (sort != nullptr) append_sortable(key, *sort);
+  return key;
+}
+
+std::string key_image(const AttributeValue& partition, const AttributeValue* sort) {
+  std::string image;
+  append_sortable(image, partition);
+  if (sort != nullptr) append_sortable(image, *sort);
+  return image;
+}
+
+std::string to_stored_key(std::string full_key) {
+  if (full_key.size() <= kTruncatedPrefix) return full_key;
+  Hash128 h = hash_bytes(full_key);
+  full_key.resize(kTruncatedPrefix);
+  full_key.append(h.data(), h.size());
+  return full_key;
+}
+
+}  // namespace dynamod::keys

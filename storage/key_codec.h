@@ -1,0 +1,55 @@
+#pragma once
+// Order-preserving key encoding.
+//
+// A table's item key is   table id (4 bytes, big-endian)
+//                       ‖ 128-bit hash of the partition key
+//                       ‖ encoded sort key (tables with a sort key)
+// so one partition is contiguous and sorted by sort key, and Scan walks
+// partitions in hash order, as DynamoDB does. Equal numbers (1000, 1e3) encode
+// to equal bytes because Numbers are normalised first.
+//
+// LMDB keys are at most 511 bytes, while a sort key may be 1,024 bytes. A key
+// longer than the limit is stored as its first kTruncatedPrefix bytes plus a
+// 128-bit hash of the whole key, so a stored key of exactly kMaxKeySize bytes
+// is always a truncated one. Point lookups stay exact (the hash tail), and
+// readers that need order restore it among keys sharing a truncated prefix
+// from the full key kept in the record.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "protocol/attribute_value.h"
+
+namespace dynamod::keys {
+
+inline constexpr std::size_t kMaxKeySize = 511;
+inline constexpr std::size_t kHashSize = 16;
+inline constexpr std::size_t kTruncatedPrefix = kMaxKeySize - kHashSize;
+inline constexpr std::size_t kTableIdSize = 4;
+
+using Hash128 = std::array<char, kHashSize>;
+
+// Appends a self-delimiting, order-preserving encoding of a scalar (S, N or B).
+// Byte order of encodings equals DynamoDB's order of values of one type.
+void append_sortable(std::string& out, const AttributeValue& value);
+
+// 128-bit hash of a partition key value (type and normalised value).
+Hash128 hash_partition_key(const AttributeValue& value);
+
+void append_table_id(std::string& out, std::uint32_t table_id);
+std::uint32_t read_table_id(std::string_view key);
+
+// The full (possibly over-long) encoded primary key.
+std::string encode_primary_key(std::uint32_t table_id, const AttributeValue& partition,
+                               const AttributeValue* sort);
+
+// The key image kept in an item's record: sortable(partition) ‖ sortable(sort).
+std::string key_image(const AttributeValue& partition, const AttributeValue* sort);
+
+// The key as stored in LMDB: the full key, or its truncated form.
+std::string to_stored_key(std::string full_key);
+inline bool is_truncated(std::string_view stored_key) { return stored_key.size() == kMaxKeySize; }
+
+}  // namespace dynamod::keys

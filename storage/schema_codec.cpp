@@ -1,0 +1,236 @@
+#include "storage/schema_codec.h"
+
+#include <simdjson.h>
+
+#include <stdexcept>
+
+#include "protocol/json_writer.h"
+
+namespace dynamod {
+namespace {
+
+using simdjson::dom::element;
+using simdjson::dom::object;
+
+void write_key_element(JsonWriter& w, const KeyElement& k) {
+  w.begin_object();
+  w.key("name");
+  w.string(k.name);
+  w.key("type");
+  w.integer(static_cast<int>(k.type));
+  w.end_object();
+}
+
+void write_key(JsonWriter& w, const KeyDef& key) {
+  w.begin_object();
+  w.key("partition");
+  write_key_element(w, key.partition);
+  if (key.sort) {
+    w.key("sort");
+    write_key_element(w, *key.sort);
+  }
+  w.end_object();
+}
+
+void write_throughput(JsonWriter& w, const Throughput& t) {
+  w.begin_object();
+  w.key("read");
+  w.integer(t.read_units);
+  w.key("write");
+  w.integer(t.write_units);
+  w.key("last_increase");
+  w.real(t.last_increase);
+  w.key("last_decrease");
+  w.real(t.last_decrease);
+  w.key("decreases_today");
+  w.integer(t.decreases_today);
+  w.end_object();
+}
+
+void write_index(JsonWriter& w, const IndexSchema& index) {
+  w.begin_object();
+  w.key("name");
+  w.string(index.name);
+  w.key("id");
+  w.unsigned_integer(index.id);
+  w.key("key");
+  write_key(w, index.key);
+  w.key("projection");
+  w.integer(static_cast<int>(index.projection.type));
+  w.key("non_key_attributes");
+  w.begin_array();
+  for (const auto& a : index.projection.non_key_attributes) w.string(a);
+  w.end_array();
+  if (index.throughput) {
+    w.key("throughput");
+    write_throughput(w, *index.throughput);
+  }
+  w.key("status");
+  w.integer(static_cast<int>(index.status));
+  w.key("backfilling");
+  w.boolean(index.backfilling);
+  w.end_object();
+}
+
+std::string_view get_string(const object& o, const char* name) { return std::string_view(o[name]); }
+std::int64_t get_int(const object& o, const char* name) { return std::int64_t(o[name]); }
+double get_double(const object& o, const char* name) { return double(o[name]); }
+
+KeyElement read_key_element(const object& o) {
+  return KeyElement{std::string(get_string(o, "name")), static_cast<ScalarType>(get_int(o, "type"))};
+}
+
+KeyDef read_key(const object& o) {
+  KeyDef key;
+  key.partition = read_key_element(o["partition"]);
+  element sort;
+  if (o["sort"].get(sort) == simdjson::SUCCESS) key.sort = read_key_element(sort);
+  return key;
+}
+
+Throughput read_throughput(const object& o) {
+  Throughput t;
+  t.read_units = get_int(o, "read");
+  t.write_units = get_int(o, "write");
+  t.last_increase = get_double(o, "last_increase");
+  t.last_decrease = get_double(o, "last_decrease");
+  t.decreases_today = get_int(o, "decreases_today");
+  return t;
+}
+
+IndexSchema read_index(const object& o) {
+  IndexSchema index;
+  index.name = std::string(get_string(o, "name"));
+  index.id = static_cast<std::uint32_t>(get_int(o, "id"));
+  index.key = read_key(o["key"]);
+  index.projection.type = static_cast<ProjectionType>(get_int(o, "projection"));
+  for (element a : simdjson::dom::array(o["non_key_attributes"])) {
+    index.projection.non_key_attributes.emplace_back(std::string_view(a));
+  }
+  element throughput;
+  if (o["throughput"].get(throughput) == simdjson::SUCCESS) index.throughput = read_throughput(throughput);
+  index.status = static_cast<IndexStatus>(get_int(o, "status"));
+  index.backfilling = bool(o["backfilling"]);
+  return index;
+}
+
+}  // namespace
+
+std::string encode_schema(const TableSchema& s) {
+  JsonWriter w;
+  w.begin_object();
+  w.key("name");
+  w.string(s.name);
+  w.key("id");
+  w.unsigned_integer(s.id);
+  w.key("table_id");
+  w.string(s.table_id);
+  w.key("region");
+  w.string(s.region);
+  w.key("creation_time");
+  w.real(s.creation_time);
+  w.key("key");
+  write_key(w, s.key);
+  w.key("attribute_definitions");
+  w.begin_array();
+  for (const auto& a : s.attribute_definitions) {
+    w.begin_object();
+    w.key("name");
+    w.string(a.name);
+    w.key("type");
+    w.integer(static_cast<int>(a.type));
+    w.end_object();
+  }
+  w.end_array();
+  w.key("billing_mode");
+  w.integer(static_cast<int>(s.billing_mode));
+  w.key("billing_mode_updated");
+  w.real(s.billing_mode_updated);
+  w.key("throughput");
+  write_throughput(w, s.throughput);
+  w.key("global_indexes");
+  w.begin_array();
+  for (const auto& i : s.global_indexes) write_index(w, i);
+  w.end_array();
+  w.key("local_indexes");
+  w.begin_array();
+  for (const auto& i : s.local_indexes) write_index(w, i);
+  w.end_array();
+  if (s.table_class) {
+    w.key("table_class");
+    w.integer(static_cast<int>(*s.table_class));
+  }
+  w.key("billing_mode_explicit");
+  w.boolean(s.billing_mode_explicit);
+  w.key("deletion_protection");
+  w.boolean(s.deletion_protection);
+  if (s.stream) {
+    w.key("stream");
+    w.begin_object();
+    w.key("enabled");
+    w.boolean(s.stream->enabled);
+    w.key("view_type");
+    w.integer(static_cast<int>(s.stream->view_type));
+    w.end_object();
+  }
+  w.key("tags");
+  w.begin_array();
+  for (const auto& t : s.tags) {
+    w.begin_object();
+    w.key("key");
+    w.string(t.key);
+    w.key("value");
+    w.string(t.value);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("status");
+  w.integer(static_cast<int>(s.status));
+  w.end_object();
+  return w.take();
+}
+
+TableSchema decode_schema(std::string_view json) {
+  simdjson::dom::parser parser;
+  try {
+    object o = parser.parse(simdjson::padded_string(json));
+    TableSchema s;
+    s.name = std::string(get_string(o, "name"));
+    s.id = static_cast<std::uint32_t>(get_int(o, "id"));
+    s.table_id = std::string(get_string(o, "table_id"));
+    s.region = std::string(get_string(o, "region"));
+    s.creation_time = get_double(o, "creation_time");
+    s.key = read_key(o["key"]);
+    for (element a : simdjson::dom::array(o["attribute_definitions"])) {
+      object ao = a;
+      s.attribute_definitions.push_back(
+          {std::string(get_string(ao, "name")), static_cast<ScalarType>(get_int(ao, "type"))});
+    }
+    s.billing_mode = static_cast<BillingMode>(get_int(o, "billing_mode"));
+    s.billing_mode_updated = get_double(o, "billing_mode_updated");
+    s.throughput = read_throughput(o["throughput"]);
+    for (element i : simdjson::dom::array(o["global_indexes"])) s.global_indexes.push_back(read_index(i));
+    for (element i : simdjson::dom::array(o["local_indexes"])) s.local_indexes.push_back(read_index(i));
+    element table_class;
+    if (o["table_class"].get(table_class) == simdjson::SUCCESS) {
+      s.table_class = static_cast<TableClass>(std::int64_t(table_class));
+    }
+    s.billing_mode_explicit = bool(o["billing_mode_explicit"]);
+    s.deletion_protection = bool(o["deletion_protection"]);
+    element stream;
+    if (o["stream"].get(stream) == simdjson::SUCCESS) {
+      object so = stream;
+      s.stream = StreamSpec{bool(so["enabled"]), static_cast<StreamViewType>(get_int(so, "view_type"))};
+    }
+    for (element t : simdjson::dom::array(o["tags"])) {
+      object to = t;
+      s.tags.push_back({std::string(get_string(to, "key")), std::string(get_string(to, "value"))});
+    }
+    s.status = static_cast<TableStatus>(get_int(o, "status"));
+    return s;
+  } catch (const simdjson::simdjson_error& e) {
+    throw std::runtime_error(std::string("corrupt catalog entry: ") + e.what());
+  }
+}
+
+}  // namespace dynamod

@@ -1,0 +1,130 @@
+#include "storage/store.h"
+
+#include <spdlog/spdlog.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <system_error>
+
+#include "storage/key_codec.h"
+#include "storage/schema_codec.h"
+
+namespace dynamod {
+namespace {
+
+constexpr std::string_view kFormatKey = "format";
+constexpr std::string_view kFormatVersion = "1";
+
+std::filesystem::path make_temp_dir() {
+  // tmpfs when there is one: an in-memory database should not touch a disk.
+  std::string base = "/dev/shm";
+  if (access(base.c_str(), W_OK) != 0) {
+    const char* tmp = std::getenv("TMPDIR");
+    base = tmp != nullptr ? tmp : "/tmp";
+  }
+  std::string pattern = base + "/dynamod-XXXXXX";
+  if (mkdtemp(pattern.data()) == nullptr) {
+    throw std::system_error(errno, std::generic_category(), "cannot create a temporary directory in " + base);
+  }
+  return pattern;
+}
+
+unsigned env_flags(const StoreOptions& options) {
+  if (options.in_memory) return MDB_NOSYNC | MDB_WRITEMAP;
+  switch (options.durability) {
+    case StoreOptions::Durability::Full: return 0;
+    case StoreOptions::Durability::Relaxed: return MDB_NOMETASYNC;
+    case StoreOptions::Durability::None: return MDB_NOSYNC;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Store::Store(const StoreOptions& options) {
+  if (options.in_memory) {
+    path_ = make_temp_dir();
+    remove_on_close_ = true;
+  } else {
+    path_ = options.path;
+    std::filesystem::create_directories(path_);
+  }
+  try {
+    env_ = std::make_unique<lmdb::Env>(lmdb::Env::Options{path_.string(), env_flags(options), options.map_size, 16, 512});
+    if (env_->max_key_size() < keys::kMaxKeySize) {
+      throw std::runtime_error("LMDB was built with a key limit below " + std::to_string(keys::kMaxKeySize) +
+                               " bytes");
+    }
+    read_pool_ = std::make_unique<lmdb::ReadTxnPool>(*env_);
+    lmdb::WriteTxn txn(*env_);
+    dbs_.meta = txn.open_db("meta");
+    dbs_.catalog = txn.open_db("catalog");
+    dbs_.stats = txn.open_db("stats");
+    dbs_.items = txn.open_db("items");
+    auto format = txn.get(dbs_.meta, kFormatKey);
+    if (!format) {
+      txn.put(dbs_.meta, kFormatKey, kFormatVersion);
+    } else if (*format != kFormatVersion) {
+      throw std::runtime_error("data directory " + path_.string() + " has format " + std::string(*format) +
+                               ", this dynamod reads format " + std::string(kFormatVersion));
+    }
+    txn.commit();
+    load_catalog();
+  } catch (...) {
+    read_pool_.reset();
+    env_.reset();
+    if (remove_on_close_) std::filesystem::remove_all(path_);
+    throw;
+  }
+}
+
+Store::~Store() {
+  read_pool_.reset();
+  env_.reset();
+  if (remove_on_close_) {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+}
+
+std::string Store::catalog_key(std::string_view ns, std::string_view name) {
+  std::string key(ns);
+  key.push_back('\0');
+  key += name;
+  return key;
+}
+
+std::string Store::stats_key(std::uint32_t table_id) {
+  std::string key;
+  keys::append_table_id(key, table_id);
+  return key;
+}
+
+void Store::load_catalog() {
+  auto txn = read();
+  auto cursor = txn.cursor(dbs_.catalog);
+  for (auto entry = cursor.first(); entry; entry = cursor.next()) {
+    std::string_view key = entry->first;
+    std::size_t sep = key.find('\0');
+    auto table = std::make_shared<Table>();
+    table->ns = std::string(key.substr(0, sep));
+    table->schema = decode_schema(entry->second);
+    table->stats = std::make_shared<TableStats>();
+    if (auto stats = txn.get(dbs_.stats, stats_key(table->schema.id))) {
+      if (stats->size() == 16) {
+        std::int64_t count = 0;
+        std::int64_t bytes = 0;
+        std::memcpy(&count, stats->data(), 8);
+        std::memcpy(&bytes, stats->data() + 8, 8);
+        table->stats->item_count = count;
+        table->stats->size_bytes = bytes;
+      }
+    }
+    catalog_.put(std::move(table));
+  }
+}
+
+}  // namespace dynamod

@@ -1,0 +1,190 @@
+#include "storage/table_ops.h"
+
+#include <ctime>
+
+#include "storage/key_codec.h"
+#include "storage/schema_codec.h"
+
+namespace dynamod::ops {
+namespace {
+
+constexpr std::string_view kNextIdKey = "next_id";
+
+// Key spaces of tables and indexes are numbered from one counter in "meta";
+// ids are never reused, so stale references can never see a newer table.
+std::uint32_t allocate_id(WriteContext& ctx) {
+  std::uint32_t next = 1;
+  if (auto stored = ctx.txn().get(ctx.dbs().meta, kNextIdKey)) next = keys::read_table_id(*stored);
+  std::string value;
+  keys::append_table_id(value, next + 1);
+  ctx.txn().put(ctx.dbs().meta, kNextIdKey, value);
+  return next;
+}
+
+void save_schema(WriteContext& ctx, const Table& table) {
+  ctx.txn().put(ctx.dbs().catalog, Store::catalog_key(table.ns, table.schema.name), encode_schema(table.schema));
+}
+
+// Deletes every key that starts with `prefix`.
+void delete_prefix(WriteContext& ctx, lmdb::Dbi dbi, std::string_view prefix) {
+  auto cursor = ctx.txn().cursor(dbi);
+  for (auto entry = cursor.seek(prefix); entry && entry->first.substr(0, prefix.size()) == prefix;
+       entry = cursor.seek(prefix)) {
+    cursor.del();
+  }
+}
+
+bool same_day(double a, double b) {
+  auto day = [](double t) {
+    std::time_t s = static_cast<std::time_t>(t);
+    std::tm tm{};
+    gmtime_r(&s, &tm);
+    return tm.tm_year * 400 + tm.tm_yday;
+  };
+  return day(a) == day(b);
+}
+
+// Applies new units to a throughput record, keeping the service's change dates.
+void change_throughput(Throughput& t, std::int64_t read, std::int64_t write, double now) {
+  bool increase = read > t.read_units || write > t.write_units;
+  bool decrease = read < t.read_units || write < t.write_units;
+  if (increase) t.last_increase = now;
+  if (decrease) {
+    t.decreases_today = (t.last_decrease > 0 && same_day(t.last_decrease, now)) ? t.decreases_today + 1 : 1;
+    t.last_decrease = now;
+  }
+  t.read_units = read;
+  t.write_units = write;
+}
+
+}  // namespace
+
+ApiError table_not_found(std::string_view name) {
+  return ApiError::resource_not_found("Requested resource not found: Table: " + std::string(name) + " not found");
+}
+
+TableDescription create_table(WriteContext& ctx, const Scope& scope, TableSchema schema, double now,
+                              std::string table_uuid) {
+  std::string ns(scope.ns());
+  if (ctx.find_table(ns, schema.name)) throw ApiError::resource_in_use("Table already exists: " + schema.name);
+  schema.id = allocate_id(ctx);
+  for (auto* family : {&schema.local_indexes, &schema.global_indexes}) {
+    for (auto& index : *family) index.id = allocate_id(ctx);
+  }
+  schema.table_id = std::move(table_uuid);
+  schema.region = scope.region;
+  schema.creation_time = now;
+  if (schema.billing_mode == BillingMode::PayPerRequest) schema.billing_mode_updated = now;
+  schema.status = TableStatus::Active;
+  auto table = std::make_shared<Table>(Table{ns, schema, std::make_shared<TableStats>()});
+  save_schema(ctx, *table);
+  ctx.stage_table(table);
+  // The service answers CREATING; the table is usable at once here.
+  TableDescription answer{std::move(schema), {}};
+  answer.schema.status = TableStatus::Creating;
+  for (auto& index : answer.schema.global_indexes) index.status = IndexStatus::Creating;
+  return answer;
+}
+
+TableDescription describe_table(Store& store, const Scope& scope, const std::string& name) {
+  std::optional<QualifiedName> qualified = scope.qualify(name);
+  TablePtr table = qualified ? store.catalog().find(qualified->ns, qualified->name) : nullptr;
+  if (!table) throw table_not_found(name);
+  return {table->schema, table->stats->snapshot()};
+}
+
+namespace {
+
+// The table a control-plane TableName designates, as the writer sees it.
+TablePtr find_for_write(WriteContext& ctx, const Scope& scope, const std::string& name) {
+  std::optional<QualifiedName> qualified = scope.qualify(name);
+  TablePtr table = qualified ? ctx.find_table(qualified->ns, qualified->name) : nullptr;
+  if (!table) throw table_not_found(name);
+  return table;
+}
+
+}  // namespace
+
+TableDescription delete_table(WriteContext& ctx, const Scope& scope, const std::string& name) {
+  TablePtr table = find_for_write(ctx, scope, name);
+  const std::string& ns = table->ns;
+  if (table->schema.deletion_protection) {
+    throw ApiError::validation(
+        "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection "
+        "first.");
+  }
+  ctx.txn().del(ctx.dbs().catalog, Store::catalog_key(ns, table->schema.name));
+  ctx.txn().del(ctx.dbs().stats, Store::stats_key(table->schema.id));
+  std::string prefix;
+  keys::append_table_id(prefix, table->schema.id);
+  delete_prefix(ctx, ctx.dbs().items, prefix);
+  ctx.stage_drop(ns, table->schema.name);
+  TableDescription answer{table->schema, table->stats->snapshot()};
+  answer.schema.status = TableStatus::Deleting;
+  return answer;
+}
+
+TableDescription update_table(WriteContext& ctx, const Scope& scope, const UpdateTableRequest& request, double now) {
+  TablePtr table = find_for_write(ctx, scope, *request.table_name);
+  const std::string& ns = table->ns;
+  const TableSchema& current = table->schema;
+  TableUpdate update = validate_update_table(request, current);
+
+  TableSchema next = current;
+  bool capacity_changed = false;
+  if (update.billing_mode) {
+    next.billing_mode_explicit = true;
+    if (*update.billing_mode != current.billing_mode) {
+      capacity_changed = true;
+      next.billing_mode = *update.billing_mode;
+      if (next.billing_mode == BillingMode::PayPerRequest) {
+        next.billing_mode_updated = now;
+        next.throughput.read_units = 0;
+        next.throughput.write_units = 0;
+        for (auto& index : next.global_indexes) index.throughput.reset();
+      }
+    }
+  }
+  if (update.throughput) {
+    auto [read, write] = *update.throughput;
+    if (current.billing_mode == BillingMode::Provisioned && !update.billing_mode && read == current.throughput.read_units &&
+        write == current.throughput.write_units) {
+      throw ApiError::validation(
+          "The provisioned throughput for the table will not change. The requested value equals the current value. "
+          "Current ReadCapacityUnits provisioned for the table: " + std::to_string(read) +
+          ". Requested ReadCapacityUnits: " + std::to_string(read) +
+          ". Current WriteCapacityUnits provisioned for the table: " + std::to_string(write) +
+          ". Requested WriteCapacityUnits: " + std::to_string(write) +
+          ". Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.");
+    }
+    change_throughput(next.throughput, read, write, now);
+    capacity_changed = true;
+  }
+  if (update.table_class) {
+    capacity_changed = capacity_changed || next.table_class.value_or(TableClass::Standard) != *update.table_class;
+    next.table_class = update.table_class;
+  }
+  if (update.deletion_protection) next.deletion_protection = *update.deletion_protection;
+
+  auto updated = std::make_shared<Table>(Table{ns, next, table->stats});
+  save_schema(ctx, *updated);
+  ctx.stage_table(updated);
+  // Capacity changes take effect at once here; the answer says UPDATING as the service's does.
+  TableDescription answer{std::move(next), table->stats->snapshot()};
+  if (capacity_changed) answer.schema.status = TableStatus::Updating;
+  return answer;
+}
+
+ListTablesResult list_tables(Store& store, const Scope& scope, const ListTablesRequest& request) {
+  auto limit = static_cast<std::size_t>(validate_list_tables_limit(request));
+  ListTablesResult result;
+  // One more than asked tells whether another page follows.
+  result.names = store.catalog().list(scope.ns(), request.exclusive_start_table_name.value_or(""), limit + 1);
+  if (result.names.size() > limit) {
+    result.names.resize(limit);
+    result.last_evaluated = result.names.back();
+  }
+  return result;
+}
+
+}  // namespace dynamod::ops

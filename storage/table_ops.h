@@ -1,0 +1,39 @@
+#pragma once
+// Table operations: CreateTable, DescribeTable, ListTables, DeleteTable,
+// UpdateTable. Writes run on the writer (WriteContext); reads anywhere.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocol/table_requests.h"
+#include "protocol/table_schema.h"
+#include "storage/scope.h"
+#include "storage/write_queue.h"
+
+namespace dynamod::ops {
+
+// A table's description as an answer reports it.
+struct TableDescription {
+  TableSchema schema;
+  TableCounters counters;
+};
+
+struct ListTablesResult {
+  std::vector<std::string> names;
+  std::optional<std::string> last_evaluated;
+};
+
+// `schema` comes from validate_create_table; the engine gives it its storage
+// id, TableId, region and creation time.
+TableDescription create_table(WriteContext& ctx, const Scope& scope, TableSchema schema, double now,
+                              std::string table_uuid);
+TableDescription describe_table(Store& store, const Scope& scope, const std::string& name);
+TableDescription delete_table(WriteContext& ctx, const Scope& scope, const std::string& name);
+TableDescription update_table(WriteContext& ctx, const Scope& scope, const UpdateTableRequest& request, double now);
+ListTablesResult list_tables(Store& store, const Scope& scope, const ListTablesRequest& request);
+
+// "Requested resource not found: Table: <name> not found", the control plane's message.
+ApiError table_not_found(std::string_view name);
+
+}  // namespace dynamod::ops

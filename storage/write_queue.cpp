@@ -1,0 +1,120 @@
+#include "storage/write_queue.h"
+
+#include <spdlog/spdlog.h>
+
+#include <cstring>
+
+namespace dynamod {
+
+void WriteContext::add_stats(const Table& table, std::int64_t items, std::int64_t bytes) {
+  StatsDelta& delta = stats_[table.stats.get()];
+  delta.stats = table.stats;
+  delta.table_id = table.schema.id;
+  delta.items += items;
+  delta.bytes += bytes;
+}
+
+TablePtr WriteContext::find_table(std::string_view ns, std::string_view name) const {
+  auto it = staged_tables_.find(std::pair<std::string, std::string>(ns, name));
+  if (it != staged_tables_.end()) return it->second;
+  return store_.catalog().find(ns, name);
+}
+
+void WriteContext::stage_table(TablePtr table) {
+  staged_tables_[{table->ns, table->schema.name}] = std::move(table);
+}
+
+void WriteContext::stage_drop(const std::string& ns, const std::string& name) { staged_tables_[{ns, name}] = nullptr; }
+
+void WriteContext::flush_stats() {
+  for (auto& [key, delta] : stats_) {
+    std::int64_t values[2] = {delta.stats->item_count.load() + delta.items,
+                              delta.stats->size_bytes.load() + delta.bytes};
+    char buffer[16];
+    std::memcpy(buffer, values, sizeof buffer);
+    txn_.put(store_.dbs().stats, Store::stats_key(delta.table_id), std::string_view(buffer, sizeof buffer));
+  }
+}
+
+void WriteContext::publish() {
+  for (auto& [key, delta] : stats_) {
+    delta.stats->item_count += delta.items;
+    delta.stats->size_bytes += delta.bytes;
+  }
+  for (auto& [key, table] : staged_tables_) {
+    if (table) {
+      store_.catalog().put(table);
+    } else {
+      store_.catalog().erase(key.first, key.second);
+    }
+  }
+  for (auto& action : after_commit_) action();
+}
+
+WriteQueue::WriteQueue(Store& store) : store_(store), thread_([this] { loop(); }) {}
+
+WriteQueue::~WriteQueue() { stop(); }
+
+void WriteQueue::submit(std::unique_ptr<WriteJob> job) {
+  {
+    std::lock_guard lock(mutex_);
+    pending_.push_back(std::move(job));
+  }
+  wake_.notify_one();
+}
+
+void WriteQueue::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  if (thread_.joinable()) thread_.join();
+}
+
+void WriteQueue::loop() {
+  std::vector<std::unique_ptr<WriteJob>> group;
+  for (;;) {
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
+      if (pending_.empty()) return;  // stopping and drained
+      group.swap(pending_);
+    }
+    run_group(group);
+    for (auto& job : group) job->complete();
+    group.clear();
+  }
+}
+
+void WriteQueue::run_group(std::vector<std::unique_ptr<WriteJob>>& jobs) {
+  if (try_group(jobs)) return;
+  if (jobs.size() == 1) {
+    jobs.front()->fail(ApiError::internal("Internal server error"));
+    return;
+  }
+  // Retry one by one so that the job that failed the group fails alone.
+  for (auto& job : jobs) {
+    std::vector<std::unique_ptr<WriteJob>> single;
+    single.push_back(std::move(job));
+    if (!try_group(single)) single.front()->fail(ApiError::internal("Internal server error"));
+    job = std::move(single.front());
+  }
+}
+
+bool WriteQueue::try_group(std::vector<std::unique_ptr<WriteJob>>& jobs) {
+  try {
+    lmdb::WriteTxn txn(store_.env());
+    WriteContext ctx(store_, txn);
+    for (auto& job : jobs) job->run(ctx);
+    ctx.flush_stats();
+    txn.commit();
+    ctx.publish();
+    return true;
+  } catch (const std::exception& e) {
+    spdlog::error("write transaction of {} request(s) failed: {}", jobs.size(), e.what());
+    return false;
+  }
+}
+
+}  // namespace dynamod

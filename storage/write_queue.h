@@ -1,0 +1,145 @@
+#pragma once
+// WriteQueue: the single writer thread and its group commit.
+//
+// LMDB allows one write transaction at a time. Requests that write are queued;
+// the writer takes every queued job, runs them one after another in one write
+// transaction, commits once (one fsync for the whole group), then completes
+// each job. A job either applies all of its changes or none: operations
+// validate and read first and only then write, so an ApiError never leaves a
+// half-applied change. An unexpected failure (an LMDB error) aborts the group,
+// and its jobs are retried one by one so that one bad job cannot fail others.
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "protocol/api_error.h"
+#include "protocol/outcome.h"
+#include "storage/store.h"
+
+namespace dynamod {
+
+// What a job sees: the write transaction, the store, and hooks that take
+// effect only once the transaction is committed.
+class WriteContext {
+ public:
+  WriteContext(Store& store, lmdb::WriteTxn& txn) : store_(store), txn_(txn) {}
+
+  Store& store() { return store_; }
+  lmdb::WriteTxn& txn() { return txn_; }
+  const Databases& dbs() const { return store_.dbs(); }
+
+  // The table as this group sees it: table changes made by earlier jobs of the
+  // group are visible here before they reach the catalog view.
+  TablePtr find_table(std::string_view ns, std::string_view name) const;
+  void stage_table(TablePtr table);
+  void stage_drop(const std::string& ns, const std::string& name);
+
+  // Counts an item change against a table's live counters.
+  void add_stats(const Table& table, std::int64_t items, std::int64_t bytes);
+  // Runs after a successful commit (for in-memory state such as the catalog view).
+  void after_commit(std::function<void()> action) { after_commit_.push_back(std::move(action)); }
+
+  // Writes the changed counters into the transaction; then, after commit,
+  // publishes them and runs the after-commit actions.
+  void flush_stats();
+  void publish();
+
+ private:
+  struct StatsDelta {
+    std::shared_ptr<TableStats> stats;
+    std::uint32_t table_id = 0;
+    std::int64_t items = 0;
+    std::int64_t bytes = 0;
+  };
+  Store& store_;
+  lmdb::WriteTxn& txn_;
+  std::map<const TableStats*, StatsDelta> stats_;
+  std::map<std::pair<std::string, std::string>, TablePtr, std::less<>> staged_tables_;  // nullptr: dropped
+  std::vector<std::function<void()>> after_commit_;
+};
+
+class WriteJob {
+ public:
+  virtual ~WriteJob() = default;
+  // Runs the job in the group's transaction; an ApiError becomes the job's
+  // outcome, any other exception aborts the group.
+  virtual void run(WriteContext& ctx) = 0;
+  // The group could not commit: the job's outcome is this error.
+  virtual void fail(ApiError error) = 0;
+  // Hands the outcome to whoever waits (called after commit, once).
+  virtual void complete() = 0;
+};
+
+class WriteQueue {
+ public:
+  explicit WriteQueue(Store& store);
+  ~WriteQueue();
+  WriteQueue(const WriteQueue&) = delete;
+  WriteQueue& operator=(const WriteQueue&) = delete;
+
+  void submit(std::unique_ptr<WriteJob> job);
+  // Finishes every queued job, then stops the thread.
+  void stop();
+
+  // Runs fn(WriteContext&) on the writer and waits for its outcome.
+  template <typename Fn>
+  auto run_sync(Fn fn) -> decltype(fn(std::declval<WriteContext&>()));
+
+ private:
+  void loop();
+  void run_group(std::vector<std::unique_ptr<WriteJob>>& jobs);
+  bool try_group(std::vector<std::unique_ptr<WriteJob>>& jobs);
+
+  Store& store_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::vector<std::unique_ptr<WriteJob>> pending_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+// A job that runs a callable and hands its Outcome to a completion callback.
+template <typename R, typename Fn, typename Complete>
+class CallableJob final : public WriteJob {
+ public:
+  CallableJob(Fn fn, Complete complete) : fn_(std::move(fn)), complete_(std::move(complete)) {}
+  void run(WriteContext& ctx) override {
+    try {
+      outcome_.emplace(fn_(ctx));
+    } catch (ApiError& e) {
+      outcome_.emplace(std::move(e));
+    }
+  }
+  void fail(ApiError error) override { outcome_.emplace(std::move(error)); }
+  void complete() override { complete_(std::move(*outcome_)); }
+
+ private:
+  Fn fn_;
+  Complete complete_;
+  std::optional<Outcome<R>> outcome_;
+};
+
+template <typename Fn>
+auto WriteQueue::run_sync(Fn fn) -> decltype(fn(std::declval<WriteContext&>())) {
+  using R = decltype(fn(std::declval<WriteContext&>()));
+  std::mutex m;
+  std::condition_variable cv;
+  std::optional<Outcome<R>> result;
+  auto done = [&](Outcome<R> outcome) {
+    std::lock_guard lock(m);
+    result.emplace(std::move(outcome));
+    cv.notify_one();
+  };
+  submit(std::make_unique<CallableJob<R, Fn, decltype(done)>>(std::move(fn), done));
+  std::unique_lock lock(m);
+  cv.wait(lock, [&] { return result.has_value(); });
+  return result->take();
+}
+
+}  // namespace dynamod

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Checks the docker files without a Docker engine (none runs on CI machines):
+# the compose file is valid, and the image is built by the same scripts as `make build`.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+docker-compose -f docker/docker-compose.yml config -q
+grep -q '^RUN scripts/install-deps.sh build$' docker/Dockerfile
+grep -q 'scripts/build.sh' docker/Dockerfile
+grep -q '^HEALTHCHECK' docker/Dockerfile
+grep -q '^EXPOSE 8000$' docker/Dockerfile
+grep -q '^USER ' docker/Dockerfile
+echo "docker files: ok"

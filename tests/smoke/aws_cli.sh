@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# AWS CLI smoke test: the README's walkthrough, against a fresh in-memory dynamod.
+set -euo pipefail
+source "$(dirname "$0")/start_dynamod.sh"
+export AWS_ACCESS_KEY_ID=smoke AWS_SECRET_ACCESS_KEY=smoke AWS_DEFAULT_REGION=us-east-1 AWS_PAGER=""
+ddb() { aws dynamodb --endpoint-url "$ENDPOINT" --output json "$@"; }
+fail() { echo "aws_cli smoke test: $*" >&2; exit 1; }
+
+aws --version
+ddb create-table --table-name Music \
+  --attribute-definitions AttributeName=Artist,AttributeType=S AttributeName=SongTitle,AttributeType=S \
+  --key-schema AttributeName=Artist,KeyType=HASH AttributeName=SongTitle,KeyType=RANGE \
+  --billing-mode PAY_PER_REQUEST >/dev/null
+ddb wait table-exists --table-name Music
+ddb put-item --table-name Music \
+  --item '{"Artist":{"S":"No One You Know"},"SongTitle":{"S":"Call Me Today"},"Year":{"N":"2015"},"Tags":{"SS":["pop","new"]}}'
+got=$(ddb get-item --table-name Music --consistent-read \
+  --key '{"Artist":{"S":"No One You Know"},"SongTitle":{"S":"Call Me Today"}}' --query 'Item.Year.N' --output text)
+[ "$got" = 2015 ] || fail "get-item returned Year '$got'"
+count=$(ddb describe-table --table-name Music --query 'Table.ItemCount' --output text)
+[ "$count" = 1 ] || fail "describe-table ItemCount '$count'"
+ddb list-tables --query 'TableNames' --output text | grep -qx Music || fail "list-tables lacks Music"
+# A bad request comes back as the service's error.
+if out=$(ddb get-item --table-name Music --key '{"Artist":{"S":"x"}}' 2>&1); then fail "bad key accepted"; fi
+echo "$out" | grep -q "ValidationException.*The provided key element does not match the schema" || fail "unexpected: $out"
+ddb delete-table --table-name Music --query 'TableDescription.TableStatus' --output text | grep -qx DELETING ||
+  fail "delete-table status"
+ddb wait table-not-exists --table-name Music
+echo "aws_cli smoke test: passed"

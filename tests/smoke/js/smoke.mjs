@@ -1,0 +1,48 @@
+// AWS SDK for JavaScript v3 smoke test: the low-level client and the DocumentClient
+// (lib-dynamodb) against the dynamod at $ENDPOINT.
+import assert from "node:assert/strict";
+import {
+  CreateTableCommand, DeleteTableCommand, DescribeTableCommand, DynamoDBClient, GetItemCommand,
+  ListTablesCommand, waitUntilTableExists,
+} from "@aws-sdk/client-dynamodb";
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+
+const client = new DynamoDBClient({
+  endpoint: process.env.ENDPOINT,
+  region: "us-east-1",
+  credentials: { accessKeyId: "smoke", secretAccessKey: "smoke" },
+  maxAttempts: 1,
+});
+const doc = DynamoDBDocumentClient.from(client);
+const TableName = "JsSmoke";
+
+await client.send(new CreateTableCommand({
+  TableName,
+  AttributeDefinitions: [{ AttributeName: "pk", AttributeType: "S" }, { AttributeName: "sk", AttributeType: "N" }],
+  KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }, { AttributeName: "sk", KeyType: "RANGE" }],
+  BillingMode: "PAY_PER_REQUEST",
+}));
+await waitUntilTableExists({ client, minDelay: 1, maxWaitTime: 20 }, { TableName });
+
+const item = { pk: "user#1", sk: 7, name: "Ada", tags: new Set(["a", "b"]), nested: { list: [1, "two", null, true] } };
+await doc.send(new PutCommand({ TableName, Item: item }));
+const { Item } = await doc.send(new GetCommand({ TableName, Key: { pk: "user#1", sk: 7 }, ConsistentRead: true }));
+assert.deepEqual(Item, item);
+
+const raw = await client.send(new GetItemCommand({ TableName, Key: { pk: { S: "user#1" }, sk: { N: "7" } },
+                                                   ReturnConsumedCapacity: "TOTAL" }));
+assert.equal(raw.Item.name.S, "Ada");
+assert.equal(raw.ConsumedCapacity.CapacityUnits, 0.5);
+
+const { Table } = await client.send(new DescribeTableCommand({ TableName }));
+assert.equal(Table.ItemCount, 1);
+assert.ok((await client.send(new ListTablesCommand({}))).TableNames.includes(TableName));
+
+const old = await doc.send(new DeleteCommand({ TableName, Key: { pk: "user#1", sk: 7 }, ReturnValues: "ALL_OLD" }));
+assert.deepEqual(old.Attributes, item);
+
+await assert.rejects(doc.send(new GetCommand({ TableName, Key: { pk: "user#1" } })),
+                     (e) => e.name === "ValidationException" &&
+                            e.message === "The provided key element does not match the schema");
+await client.send(new DeleteTableCommand({ TableName }));
+console.log("js smoke test: passed");
