@@ -1,5 +1,5 @@
 # The README's commands. Everything installs what is missing first (Debian packages).
-.PHONY: build run test bench clean
+.PHONY: build run test bench fuzz clean
 
 # Build dynamod (Release) into build/.
 build:
@@ -13,6 +13,17 @@ run: build
 # Install, build and run every test (what CI runs).
 test:
 	scripts/test.sh
+
+# Build Release (dynamod and its load generator), then compare with DynamoDB Local: bench/README.md.
+bench:
+	scripts/install-deps.sh build
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDYNAMOD_BUILD_BENCH=ON >/dev/null
+	cmake --build build -j$${JOBS:-2} --target dynamod dynamod-loadgen
+	bench/run.sh
+
+# Fuzz the expression parser with libFuzzer for FUZZ_SECONDS (default 60).
+fuzz:
+	scripts/fuzz.sh
 
 clean:
 	rm -rf build build-* .venv

@@ -62,11 +62,11 @@ class Map {
   // For decoders that may meet a name twice: false if it was already present.
   bool insert_new(std::string name, AttributeValue value);
 
-  bool empty() const { return entries_.empty(); }
-  std::size_t size() const { return entries_.size(); }
-  const_iterator begin() const { return entries_.begin(); }
-  const_iterator end() const { return entries_.end(); }
-  void reserve(std::size_t n) { entries_.reserve(n); }
+  bool empty() const;
+  std::size_t size() const;
+  const_iterator begin() const;
+  const_iterator end() const;
+  void reserve(std::size_t n);
   // Appends an entry known to sort after every present one (decoding sorted data).
   void append_sorted(std::string name, AttributeValue value);
 
@@ -120,6 +120,14 @@ class AttributeValue {
   explicit AttributeValue(Storage v) : v_(std::move(v)) {}
   Storage v_;
 };
+
+// Defined here, where AttributeValue is complete (some standard libraries
+// need that for std::vector's members).
+inline bool Map::empty() const { return entries_.empty(); }
+inline std::size_t Map::size() const { return entries_.size(); }
+inline Map::const_iterator Map::begin() const { return entries_.begin(); }
+inline Map::const_iterator Map::end() const { return entries_.end(); }
+inline void Map::reserve(std::size_t n) { entries_.reserve(n); }
 
 // Sorts and checks a set's members; returns false if two members are equal.
 bool normalize_set(std::vector<std::string>& values);

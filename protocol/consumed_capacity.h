@@ -1,10 +1,13 @@
 #pragma once
 // ConsumedCapacity as a response reports it: units against one table and its
-// indexes. metering/ computes the units; protocol/ renders them.
+// indexes; and ItemCollectionMetrics. metering/ computes the units;
+// protocol/ renders them.
 
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "protocol/attribute_value.h"
 
 namespace dynamod {
 
@@ -30,6 +33,22 @@ struct ConsumedCapacity {
     for (const auto& i : local_indexes) sum += i.total();
     return sum;
   }
+  // The entry of an index, added on first use.
+  IndexUnits& index(std::string_view name, bool global) {
+    auto& family = global ? global_indexes : local_indexes;
+    for (auto& i : family) {
+      if (i.index_name == name) return i;
+    }
+    family.push_back({std::string(name)});
+    return family.back();
+  }
+};
+
+// ItemCollectionMetrics of a write to a table with local secondary indexes.
+struct ItemCollectionMetrics {
+  Item key;  // the partition key attribute
+  double lower_gb = 0;
+  double upper_gb = 0;
 };
 
 }  // namespace dynamod

@@ -1,6 +1,7 @@
 #include "protocol/item_requests.h"
 
 #include "protocol/attribute_json.h"
+#include "protocol/expr/legacy_json.h"
 #include "protocol/table_requests.h"
 
 namespace dynamod {
@@ -51,9 +52,9 @@ bool return_values_on_condition_failure(json::value& v, ConstraintErrors& errors
   return false;
 }
 
-std::optional<std::map<std::string, std::string>> attribute_names(json::value& v) {
+std::optional<expr::NameMap> attribute_names(json::value& v) {
   if (json::is_null(v)) return std::nullopt;
-  std::map<std::string, std::string> names;
+  expr::NameMap names;
   for (auto field : json::read_object(v)) {
     std::string key(field.unescaped_key().value());
     json::value value = field.value();
@@ -62,15 +63,43 @@ std::optional<std::map<std::string, std::string>> attribute_names(json::value& v
   return names;
 }
 
-std::optional<std::map<std::string, AttributeValue>> attribute_values(json::value& v) {
+std::optional<expr::ValueMap> attribute_values(json::value& v) {
   if (json::is_null(v)) return std::nullopt;
-  std::map<std::string, AttributeValue> values;
-  for (auto field : json::read_object(v)) {
-    std::string key(field.unescaped_key().value());
-    json::value value = field.value();
-    values[std::move(key)] = decode_attribute_value(value);
+  return expr::decode_expression_values(v);
+}
+
+std::optional<Item> optional_item(json::value& v) {
+  if (json::is_null(v)) return std::nullopt;
+  return decode_item(v);
+}
+
+bool optional_bool(json::value& v) { return !json::is_null(v) && json::read_bool(v); }
+
+bool write_member(std::string_view key, json::value& value, WriteParameters& w, ConstraintErrors& errors) {
+  if (key == "TableName") {
+    w.table_name = optional_string(value);
+  } else if (key == "ConditionExpression") {
+    w.condition.expression = optional_string(value);
+  } else if (key == "Expected") {
+    if (!json::is_null(value)) w.condition.expected = expr::decode_legacy_conditions(value);
+  } else if (key == "ConditionalOperator") {
+    w.condition.conditional_operator = optional_string(value);
+  } else if (key == "ExpressionAttributeNames") {
+    w.names = attribute_names(value);
+  } else if (key == "ExpressionAttributeValues") {
+    w.values = attribute_values(value);
+  } else if (key == "ReturnValues") {
+    w.return_values = return_values(value, errors);
+  } else if (key == "ReturnConsumedCapacity") {
+    w.return_consumed_capacity = return_consumed_capacity(value, errors);
+  } else if (key == "ReturnItemCollectionMetrics") {
+    w.return_item_collection_metrics = return_item_collection_metrics(value, errors);
+  } else if (key == "ReturnValuesOnConditionCheckFailure") {
+    w.return_values_on_condition_failure = return_values_on_condition_failure(value, errors);
+  } else {
+    return false;
   }
-  return values;
+  return true;
 }
 
 }  // namespace decode
@@ -105,44 +134,6 @@ void check_data_table_name(const std::optional<std::string>& name, ConstraintErr
   }
 }
 
-namespace {
-
-// Members shared by PutItem and DeleteItem.
-template <typename Request>
-bool decode_write_member(std::string_view key, json::value& value, Request& r, ConstraintErrors& errors) {
-  if (key == "TableName") {
-    r.table_name = decode::optional_string(value);
-  } else if (key == "ConditionExpression") {
-    r.expression.condition_expression = decode::optional_string(value);
-  } else if (key == "ExpressionAttributeNames") {
-    r.expression.names = decode::attribute_names(value);
-  } else if (key == "ExpressionAttributeValues") {
-    r.expression.values = decode::attribute_values(value);
-  } else if (key == "ReturnValues") {
-    r.return_values = decode::return_values(value, errors);
-  } else if (key == "ReturnConsumedCapacity") {
-    r.return_consumed_capacity = decode::return_consumed_capacity(value, errors);
-  } else if (key == "ReturnItemCollectionMetrics") {
-    r.return_item_collection_metrics = decode::return_item_collection_metrics(value, errors);
-  } else if (key == "ReturnValuesOnConditionCheckFailure") {
-    r.return_values_on_condition_failure = decode::return_values_on_condition_failure(value, errors);
-  } else if (key == "Expected") {
-    r.has_expected = !json::is_null(value);
-  } else if (key == "ConditionalOperator") {
-    r.has_conditional_operator = decode::optional_string(value).has_value();
-  } else {
-    return false;
-  }
-  return true;
-}
-
-std::optional<Item> decode_optional_item(json::value& value) {
-  if (json::is_null(value)) return std::nullopt;
-  return decode_item(value);
-}
-
-}  // namespace
-
 PutItemRequest decode_put_item(json::object body) {
   PutItemRequest r;
   ConstraintErrors errors;
@@ -150,12 +141,12 @@ PutItemRequest decode_put_item(json::object body) {
     std::string_view key = field.unescaped_key().value();
     json::value value = field.value();
     if (key == "Item") {
-      r.item = decode_optional_item(value);
+      r.item = decode::optional_item(value);
     } else {
-      decode_write_member(key, value, r, errors);
+      decode::write_member(key, value, r.write, errors);
     }
   }
-  check_data_table_name(r.table_name, errors);
+  check_data_table_name(r.write.table_name, errors);
   if (!r.item) errors.add_null("item", "Member must not be null", decode::kRankItem);
   errors.throw_if_any();
   return r;
@@ -168,12 +159,34 @@ DeleteItemRequest decode_delete_item(json::object body) {
     std::string_view key = field.unescaped_key().value();
     json::value value = field.value();
     if (key == "Key") {
-      r.key = decode_optional_item(value);
+      r.key = decode::optional_item(value);
     } else {
-      decode_write_member(key, value, r, errors);
+      decode::write_member(key, value, r.write, errors);
     }
   }
-  check_data_table_name(r.table_name, errors);
+  check_data_table_name(r.write.table_name, errors);
+  if (!r.key) errors.add_null("key", "Member must not be null", decode::kRankItem);
+  errors.throw_if_any();
+  return r;
+}
+
+UpdateItemRequest decode_update_item(json::object body) {
+  UpdateItemRequest r;
+  ConstraintErrors errors;
+  for (auto field : body) {
+    std::string_view key = field.unescaped_key().value();
+    json::value value = field.value();
+    if (key == "Key") {
+      r.key = decode::optional_item(value);
+    } else if (key == "UpdateExpression") {
+      r.update_expression = decode::optional_string(value);
+    } else if (key == "AttributeUpdates") {
+      if (!json::is_null(value)) r.attribute_updates = expr::decode_legacy_updates(value);
+    } else {
+      decode::write_member(key, value, r.write, errors);
+    }
+  }
+  check_data_table_name(r.write.table_name, errors);
   if (!r.key) errors.add_null("key", "Member must not be null", decode::kRankItem);
   errors.throw_if_any();
   return r;
@@ -188,21 +201,15 @@ GetItemRequest decode_get_item(json::object body) {
     if (key == "TableName") {
       r.table_name = decode::optional_string(value);
     } else if (key == "Key") {
-      r.key = decode_optional_item(value);
+      r.key = decode::optional_item(value);
     } else if (key == "ProjectionExpression") {
       r.projection_expression = decode::optional_string(value);
     } else if (key == "ExpressionAttributeNames") {
       r.names = decode::attribute_names(value);
     } else if (key == "AttributesToGet") {
-      if (json::is_null(value)) continue;
-      std::vector<std::string> names;
-      for (auto element : json::read_array(value)) {
-        json::value e = element.value();
-        names.emplace_back(json::read_string(e));
-      }
-      r.attributes_to_get = std::move(names);
+      if (!json::is_null(value)) r.attributes_to_get = expr::decode_attributes_to_get(value);
     } else if (key == "ConsistentRead") {
-      r.consistent_read = !json::is_null(value) && json::read_bool(value);
+      r.consistent_read = decode::optional_bool(value);
     } else if (key == "ReturnConsumedCapacity") {
       r.return_consumed_capacity = decode::return_consumed_capacity(value, errors);
     }

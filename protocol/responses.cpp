@@ -1,5 +1,7 @@
 #include "protocol/responses.h"
 
+#include "protocol/attribute_json.h"
+
 namespace dynamod {
 namespace {
 
@@ -212,6 +214,18 @@ void encode_consumed_capacity_object(JsonWriter& out, const ConsumedCapacity& c,
       out.end_object();
     }
   }
+  out.end_object();
+}
+
+void encode_item_collection_metrics(JsonWriter& out, const ItemCollectionMetrics& metrics) {
+  out.begin_object();
+  out.key("ItemCollectionKey");
+  encode_item(out, metrics.key);
+  out.key("SizeEstimateRangeGB");
+  out.begin_array();
+  out.real(metrics.lower_gb);
+  out.real(metrics.upper_gb);
+  out.end_array();
   out.end_object();
 }
 

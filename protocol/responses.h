@@ -32,4 +32,7 @@ void encode_consumed_capacity(JsonWriter& out, const ConsumedCapacity& consumed,
 // One ConsumedCapacity object (for the lists of batch and transaction answers).
 void encode_consumed_capacity_object(JsonWriter& out, const ConsumedCapacity& consumed, ReturnConsumedCapacity mode);
 
+// One ItemCollectionMetrics object.
+void encode_item_collection_metrics(JsonWriter& out, const ItemCollectionMetrics& metrics);
+
 }  // namespace dynamod

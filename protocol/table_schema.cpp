@@ -1,5 +1,6 @@
 #include "protocol/table_schema.h"
 
+#include <algorithm>
 #include <array>
 
 namespace dynamod {
@@ -69,6 +70,21 @@ const IndexSchema* TableSchema::find_index(std::string_view name) const {
     if (i.name == name) return &i;
   }
   return nullptr;
+}
+
+bool TableSchema::is_global(const IndexSchema& index) const {
+  for (const auto& i : global_indexes) {
+    if (&i == &index) return true;
+  }
+  return false;
+}
+
+bool TableSchema::projects(const IndexSchema& index, std::string_view attribute) const {
+  if (index.projection.type == ProjectionType::All) return true;
+  auto is_key_of = [&](const KeyDef& k) { return k.partition.name == attribute || (k.sort && k.sort->name == attribute); };
+  if (is_key_of(key) || is_key_of(index.key)) return true;
+  const auto& included = index.projection.non_key_attributes;
+  return std::find(included.begin(), included.end(), attribute) != included.end();
 }
 
 }  // namespace dynamod

@@ -115,6 +115,10 @@ struct TableSchema {
 
   const AttributeDefinition* find_attribute(std::string_view name) const;
   const IndexSchema* find_index(std::string_view name) const;
+  bool is_global(const IndexSchema& index) const;
+  // True for attributes an index's entries hold: its keys, the table's keys,
+  // and the projection.
+  bool projects(const IndexSchema& index, std::string_view attribute) const;
   friend bool operator==(const TableSchema&, const TableSchema&) = default;
 };
 

@@ -4,10 +4,12 @@
 #include <utility>
 
 #include "protocol/item_requests.h"
+#include "protocol/read_requests.h"
 #include "protocol/responses.h"
 #include "protocol/table_requests.h"
 #include "server/async_write.h"
 #include "storage/item_ops.h"
+#include "storage/read_ops.h"
 #include "storage/table_ops.h"
 
 namespace dynamod {
@@ -29,7 +31,7 @@ std::string describe(const OperationContext& ctx, const char* member, const ops:
 
 // ---------------------------------------------------------------- tables
 
-awaitable<std::string> create_table(OperationContext& ctx, json::object body) {
+awaitable<Reply> create_table(OperationContext& ctx, json::object body) {
   TableSchema schema = validate_create_table(decode_create_table(body));
   ctx.table_name = schema.name;
   double now = ctx.clock();
@@ -43,7 +45,7 @@ awaitable<std::string> create_table(OperationContext& ctx, json::object body) {
   co_return describe(ctx, "TableDescription", outcome);
 }
 
-awaitable<std::string> describe_table(OperationContext& ctx, json::object body) {
+awaitable<Reply> describe_table(OperationContext& ctx, json::object body) {
   TableNameRequest request = decode_table_name_request(body);
   const std::string& name = require_table_name(request.table_name);
   ctx.table_name = name;
@@ -53,7 +55,7 @@ awaitable<std::string> describe_table(OperationContext& ctx, json::object body) 
   co_return describe(ctx, "Table", ops::describe_table(ctx.store, ctx.scope, name));
 }
 
-awaitable<std::string> delete_table(OperationContext& ctx, json::object body) {
+awaitable<Reply> delete_table(OperationContext& ctx, json::object body) {
   TableNameRequest request = decode_table_name_request(body);
   std::string name = require_table_name(request.table_name);
   ctx.table_name = name;
@@ -66,7 +68,7 @@ awaitable<std::string> delete_table(OperationContext& ctx, json::object body) {
   co_return describe(ctx, "TableDescription", outcome, DescriptionShape::Deleted);
 }
 
-awaitable<std::string> update_table(OperationContext& ctx, json::object body) {
+awaitable<Reply> update_table(OperationContext& ctx, json::object body) {
   UpdateTableRequest request = decode_update_table(body);
   validate_update_table_request(request);
   ctx.table_name = *request.table_name;
@@ -79,7 +81,7 @@ awaitable<std::string> update_table(OperationContext& ctx, json::object body) {
   co_return describe(ctx, "TableDescription", outcome);
 }
 
-awaitable<std::string> list_tables(OperationContext& ctx, json::object body) {
+awaitable<Reply> list_tables(OperationContext& ctx, json::object body) {
   ops::ListTablesResult result = ops::list_tables(ctx.store, ctx.scope, decode_list_tables(body));
   JsonWriter out;
   out.begin_object();
@@ -97,7 +99,8 @@ awaitable<std::string> list_tables(OperationContext& ctx, json::object body) {
 
 // ---------------------------------------------------------------- items
 
-std::string write_item_answer(const ops::WriteItemResult& result) {
+Reply write_item_answer(ops::WriteItemResult result) {
+  if (result.failure) return std::move(*result.failure);
   JsonWriter out;
   out.begin_object();
   if (result.attributes_json) {
@@ -105,11 +108,15 @@ std::string write_item_answer(const ops::WriteItemResult& result) {
     out.raw(*result.attributes_json);
   }
   encode_consumed_capacity(out, result.consumed, result.return_consumed_capacity);
+  if (result.item_collection_metrics) {
+    out.key("ItemCollectionMetrics");
+    encode_item_collection_metrics(out, *result.item_collection_metrics);
+  }
   out.end_object();
   return out.take();
 }
 
-awaitable<std::string> get_item(OperationContext& ctx, json::object body) {
+awaitable<Reply> get_item(OperationContext& ctx, json::object body) {
   GetItemRequest request = decode_get_item(body);
   ctx.table_name = *request.table_name;
   ops::GetItemResult result = ops::get_item(ctx.store, ctx.scope, request);
@@ -124,25 +131,68 @@ awaitable<std::string> get_item(OperationContext& ctx, json::object body) {
   co_return out.take();
 }
 
-awaitable<std::string> put_item(OperationContext& ctx, json::object body) {
+awaitable<Reply> put_item(OperationContext& ctx, json::object body) {
   PutItemRequest request = decode_put_item(body);
-  ctx.table_name = *request.table_name;
-  ops::PreparedPut put = ops::prepare_put_item(ctx.store, ctx.scope, request);
+  ctx.table_name = *request.write.table_name;
+  ops::PreparedPut put = ops::prepare_put_item(ctx.store, ctx.scope, std::move(request));
   auto job = write_job([put = std::move(put)](WriteContext& w) { return ops::apply_put_item(w, put); });
   auto outcome = co_await async_write(ctx.writer, std::move(job));
   co_return write_item_answer(outcome);
 }
 
-awaitable<std::string> delete_item(OperationContext& ctx, json::object body) {
+awaitable<Reply> delete_item(OperationContext& ctx, json::object body) {
   DeleteItemRequest request = decode_delete_item(body);
-  ctx.table_name = *request.table_name;
+  ctx.table_name = *request.write.table_name;
   ops::PreparedDelete del = ops::prepare_delete_item(ctx.store, ctx.scope, request);
   auto job = write_job([del = std::move(del)](WriteContext& w) { return ops::apply_delete_item(w, del); });
   auto outcome = co_await async_write(ctx.writer, std::move(job));
   co_return write_item_answer(outcome);
 }
 
-constexpr std::array<std::pair<std::string_view, OperationHandler>, 8> kOperations{{
+awaitable<Reply> update_item(OperationContext& ctx, json::object body) {
+  UpdateItemRequest request = decode_update_item(body);
+  ctx.table_name = *request.write.table_name;
+  ops::PreparedUpdate update = ops::prepare_update_item(ctx.store, ctx.scope, request);
+  auto job = write_job([update = std::move(update)](WriteContext& w) { return ops::apply_update_item(w, update); });
+  auto outcome = co_await async_write(ctx.writer, std::move(job));
+  co_return write_item_answer(outcome);
+}
+
+// ---------------------------------------------------------------- query and scan
+
+Reply read_answer(const ops::ReadResult& result) {
+  JsonWriter out;
+  out.begin_object();
+  if (result.items_json) {
+    out.key("Items");
+    out.raw(*result.items_json);
+  }
+  out.key("Count");
+  out.integer(result.count);
+  out.key("ScannedCount");
+  out.integer(result.scanned);
+  if (result.last_evaluated_key_json) {
+    out.key("LastEvaluatedKey");
+    out.raw(*result.last_evaluated_key_json);
+  }
+  encode_consumed_capacity(out, result.consumed, result.return_consumed_capacity);
+  out.end_object();
+  return out.take();
+}
+
+awaitable<Reply> query(OperationContext& ctx, json::object body) {
+  QueryRequest request = decode_query(body);
+  ctx.table_name = *request.read.table_name;
+  co_return read_answer(ops::query(ctx.store, ctx.scope, request));
+}
+
+awaitable<Reply> scan(OperationContext& ctx, json::object body) {
+  ScanRequest request = decode_scan(body);
+  ctx.table_name = *request.read.table_name;
+  co_return read_answer(ops::scan(ctx.store, ctx.scope, request));
+}
+
+constexpr std::array<std::pair<std::string_view, OperationHandler>, 11> kOperations{{
     {"CreateTable", create_table},
     {"DeleteItem", delete_item},
     {"DeleteTable", delete_table},
@@ -150,6 +200,9 @@ constexpr std::array<std::pair<std::string_view, OperationHandler>, 8> kOperatio
     {"GetItem", get_item},
     {"ListTables", list_tables},
     {"PutItem", put_item},
+    {"Query", query},
+    {"Scan", scan},
+    {"UpdateItem", update_item},
     {"UpdateTable", update_table},
 }};
 

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "protocol/json_reader.h"
+#include "protocol/outcome.h"
 #include "storage/scope.h"
 #include "storage/store.h"
 #include "storage/write_queue.h"
@@ -26,9 +27,13 @@ struct OperationContext {
   std::string table_name;                    // for the request log line
 };
 
+// A handler's answer: the JSON body, or an error that is an expected outcome
+// (a failed condition) returned as a value. Validation errors are thrown.
+using Reply = Outcome<std::string>;
+
 // A handler must read everything it needs from `body` before its first
 // co_await (the JSON parser is reused afterwards).
-using OperationHandler = boost::asio::awaitable<std::string> (*)(OperationContext& ctx, json::object body);
+using OperationHandler = boost::asio::awaitable<Reply> (*)(OperationContext& ctx, json::object body);
 
 // The handler of "DynamoDB_20120810.<name>", or nullptr.
 OperationHandler find_operation(std::string_view name);

@@ -172,7 +172,12 @@ asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
         doc.get_object().get(object) != simdjson::SUCCESS) {
       throw ApiError::serialization("");
     }
-    result = co_await handler(ctx, object);
+    Reply reply = co_await handler(ctx, object);
+    if (reply.ok()) {
+      result = std::move(reply.value());
+    } else {
+      failure = std::move(reply.error());
+    }
   } catch (ApiError& e) {
     failure = std::move(e);
   } catch (const simdjson::simdjson_error&) {

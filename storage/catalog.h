@@ -17,8 +17,9 @@
 
 namespace dynamod {
 
-// Live counters, shared by every version of one table's schema. Only the
-// writer thread changes them, after the commit that made the change durable.
+// Live counters of a table or an index, shared by every version of its
+// schema. Only the writer thread changes them, after the commit that made the
+// change durable.
 struct TableStats {
   std::atomic<std::int64_t> item_count{0};
   std::atomic<std::int64_t> size_bytes{0};
@@ -29,6 +30,10 @@ struct Table {
   std::string ns;  // namespace: the region, or "" with --shared-db
   TableSchema schema;
   std::shared_ptr<TableStats> stats;
+  std::map<std::uint32_t, std::shared_ptr<TableStats>> index_stats;  // by index id
+
+  // The counters of an index (created on first use by a new index).
+  const std::shared_ptr<TableStats>& stats_of(const IndexSchema& index) const { return index_stats.at(index.id); }
 };
 
 using TablePtr = std::shared_ptr<const Table>;

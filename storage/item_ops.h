@@ -1,15 +1,19 @@
 #pragma once
-// Single-item operations: GetItem, PutItem, DeleteItem.
+// Single-item operations: GetItem, PutItem, UpdateItem, DeleteItem.
 //
 // Writes come in two halves: prepare_* validates the request against the
-// table and builds everything that does not depend on the stored item (on an
-// I/O thread, in parallel); apply_* runs on the writer, reads the current
-// item, and writes. A table dropped between the two is detected in apply.
+// table and parses its expressions (on an I/O thread, in parallel); apply_*
+// runs on the writer, reads the current item, checks the condition and
+// writes. A table dropped between the two is detected in apply. A failed
+// condition is an outcome, not an exception: it comes back in `failure`,
+// billed like the write it replaced.
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "protocol/consumed_capacity.h"
+#include "protocol/expr/ast.h"
 #include "protocol/item_requests.h"
 #include "protocol/key_validation.h"
 #include "storage/catalog.h"
@@ -37,30 +41,49 @@ struct ItemLocation {
   std::string key_image;   // kept in the record to detect hash collisions
 };
 
-struct PreparedPut {
+ItemLocation locate(TablePtr table, PrimaryKey key);
+
+// What every prepared write carries besides its own payload.
+struct PreparedWrite {
   ItemLocation location;
-  std::string record;  // the encoded new item
-  std::uint64_t size = 0;
+  expr::Condition condition;  // empty: unconditional
   ReturnValues return_values = ReturnValues::None;
+  bool return_old_on_condition_failure = false;
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::None;
+  bool return_item_collection_metrics = false;
+};
+
+struct PreparedPut {
+  PreparedWrite write;
+  std::optional<Item> item;  // kept for tables with indexes (their entries)
+  std::string record;        // the encoded new item
+  std::uint64_t size = 0;
 };
 
 struct PreparedDelete {
-  ItemLocation location;
-  ReturnValues return_values = ReturnValues::None;
-  ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::None;
+  PreparedWrite write;
+};
+
+struct PreparedUpdate {
+  PreparedWrite write;
+  expr::UpdateActions actions;
 };
 
 struct WriteItemResult {
   std::optional<std::string> attributes_json;  // the Attributes member, rendered
   ConsumedCapacity consumed;
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::None;
+  std::optional<ItemCollectionMetrics> item_collection_metrics;
+  std::optional<ApiError> failure;  // ConditionalCheckFailedException
 };
 
-PreparedPut prepare_put_item(Store& store, const Scope& scope, const PutItemRequest& request);
+PreparedPut prepare_put_item(Store& store, const Scope& scope, PutItemRequest request);
 WriteItemResult apply_put_item(WriteContext& ctx, const PreparedPut& put);
 
 PreparedDelete prepare_delete_item(Store& store, const Scope& scope, const DeleteItemRequest& request);
 WriteItemResult apply_delete_item(WriteContext& ctx, const PreparedDelete& del);
+
+PreparedUpdate prepare_update_item(Store& store, const Scope& scope, const UpdateItemRequest& request);
+WriteItemResult apply_update_item(WriteContext& ctx, const PreparedUpdate& update);
 
 }  // namespace dynamod::ops

@@ -66,6 +66,41 @@ Hash128 hash_partition_key(const AttributeValue& value) {
   return hash_bytes(buffer);
 }
 
+std::size_t sortable_length(std::string_view encoded, AttributeType type) {
+  if (type == AttributeType::N) {
+    if (encoded.empty() || encoded[0] == '\x80') return encoded.empty() ? 0 : 1;
+    const char terminator = encoded[0] == '\x7F' ? '\xFF' : '\0';
+    // Sign byte and exponent byte (which may hold any value), then digits up to the terminator.
+    std::size_t end = encoded.find(terminator, 2);
+    return end == std::string_view::npos ? encoded.size() : end + 1;
+  }
+  for (std::size_t i = 0; i < encoded.size(); ++i) {
+    if (encoded[i] != '\0') continue;
+    if (i + 1 < encoded.size() && encoded[i + 1] == '\xFF') {
+      ++i;  // an escaped zero byte
+      continue;
+    }
+    return i + 1;
+  }
+  return encoded.size();
+}
+
+std::string sortable_prefix(std::string_view prefix) {
+  std::string out;
+  append_escaped_bytes(out, prefix);
+  out.pop_back();  // no terminator: a prefix of every extension's encoding
+  return out;
+}
+
+std::string partition_prefix(std::uint32_t key_space, const AttributeValue& partition) {
+  std::string key;
+  key.reserve(kTableIdSize + kHashSize + 32);
+  append_table_id(key, key_space);
+  Hash128 h = hash_partition_key(partition);
+  key.append(h.data(), h.size());
+  return key;
+}
+
 void append_table_id(std::string& out, std::uint32_t table_id) {
   for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>((table_id >> shift) & 0xFF));
 }
@@ -80,11 +115,7 @@ std::uint32_t read_table_id(std::string_view key) {
 
 std::string encode_primary_key(std::uint32_t table_id, const AttributeValue& partition,
                                const AttributeValue* sort) {
-  std::string key;
-  key.reserve(64);
-  append_table_id(key, table_id);
-  Hash128 h = hash_partition_key(partition);
-  key.append(h.data(), h.size());
+  std::string key = partition_prefix(table_id, partition);
   if (sort != nullptr) append_sortable(key, *sort);
   return key;
 }

@@ -35,11 +35,22 @@ using Hash128 = std::array<char, kHashSize>;
 // Byte order of encodings equals DynamoDB's order of values of one type.
 void append_sortable(std::string& out, const AttributeValue& value);
 
+// The length of the sortable encoding at the start of `encoded` (encodings are
+// self-delimiting); `type` says which kind of value it encodes.
+std::size_t sortable_length(std::string_view encoded, AttributeType type);
+
+// The sortable encoding of a prefix of an S or B value, without terminator:
+// every value starting with `prefix` encodes to bytes starting with this.
+std::string sortable_prefix(std::string_view prefix);
+
 // 128-bit hash of a partition key value (type and normalised value).
 Hash128 hash_partition_key(const AttributeValue& value);
 
 void append_table_id(std::string& out, std::uint32_t table_id);
 std::uint32_t read_table_id(std::string_view key);
+
+// The leading bytes every stored key of one partition shares.
+std::string partition_prefix(std::uint32_t key_space, const AttributeValue& partition);
 
 // The full (possibly over-long) encoded primary key.
 std::string encode_primary_key(std::uint32_t table_id, const AttributeValue& partition,

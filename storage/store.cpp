@@ -44,7 +44,7 @@ unsigned env_flags(const StoreOptions& options) {
 
 }  // namespace
 
-Store::Store(const StoreOptions& options) {
+Store::Store(const StoreOptions& options) : item_collection_limit_(options.item_collection_limit) {
   if (options.in_memory) {
     path_ = make_temp_dir();
     remove_on_close_ = true;
@@ -64,6 +64,8 @@ Store::Store(const StoreOptions& options) {
     dbs_.catalog = txn.open_db("catalog");
     dbs_.stats = txn.open_db("stats");
     dbs_.items = txn.open_db("items");
+    dbs_.indexes = txn.open_db("indexes");
+    dbs_.collections = txn.open_db("collections");
     auto format = txn.get(dbs_.meta, kFormatKey);
     if (!format) {
       txn.put(dbs_.meta, kFormatKey, kFormatVersion);
@@ -103,6 +105,19 @@ std::string Store::stats_key(std::uint32_t table_id) {
   return key;
 }
 
+std::shared_ptr<TableStats> Store::load_stats(const lmdb::TxnBase& txn, std::uint32_t key_space) const {
+  auto stats = std::make_shared<TableStats>();
+  if (auto stored = txn.get(dbs_.stats, stats_key(key_space)); stored && stored->size() == 16) {
+    std::int64_t count = 0;
+    std::int64_t bytes = 0;
+    std::memcpy(&count, stored->data(), 8);
+    std::memcpy(&bytes, stored->data() + 8, 8);
+    stats->item_count = count;
+    stats->size_bytes = bytes;
+  }
+  return stats;
+}
+
 void Store::load_catalog() {
   auto txn = read();
   auto cursor = txn.cursor(dbs_.catalog);
@@ -112,16 +127,9 @@ void Store::load_catalog() {
     auto table = std::make_shared<Table>();
     table->ns = std::string(key.substr(0, sep));
     table->schema = decode_schema(entry->second);
-    table->stats = std::make_shared<TableStats>();
-    if (auto stats = txn.get(dbs_.stats, stats_key(table->schema.id))) {
-      if (stats->size() == 16) {
-        std::int64_t count = 0;
-        std::int64_t bytes = 0;
-        std::memcpy(&count, stats->data(), 8);
-        std::memcpy(&bytes, stats->data() + 8, 8);
-        table->stats->item_count = count;
-        table->stats->size_bytes = bytes;
-      }
+    table->stats = load_stats(txn, table->schema.id);
+    for (const auto* family : {&table->schema.local_indexes, &table->schema.global_indexes}) {
+      for (const auto& index : *family) table->index_stats[index.id] = load_stats(txn, index.id);
     }
     catalog_.put(std::move(table));
   }

@@ -3,8 +3,10 @@
 // in-memory catalog loaded from it.
 //
 // Databases: "meta" (format version, next key-space id), "catalog"
-// (namespace \0 table name -> schema JSON), "stats" (table id -> counters),
-// "items" (encoded primary key -> item record).
+// (namespace \0 table name -> schema JSON), "stats" (table or index id ->
+// counters), "items" (encoded primary key -> item record), "indexes" (encoded
+// index key -> projected entry), "collections" (table id ‖ partition hash ->
+// item collection size, for tables with local secondary indexes).
 
 #include <cstdint>
 #include <filesystem>
@@ -22,6 +24,8 @@ struct StoreOptions {
   bool in_memory = false;  // a temporary environment removed on close
   Durability durability = Durability::Full;
   std::size_t map_size = 64ull << 30;
+  // Item collections (tables with local secondary indexes) may not grow past this.
+  std::uint64_t item_collection_limit = 10ull << 30;
 };
 
 struct Databases {
@@ -29,6 +33,8 @@ struct Databases {
   lmdb::Dbi catalog;
   lmdb::Dbi stats;
   lmdb::Dbi items;
+  lmdb::Dbi indexes;
+  lmdb::Dbi collections;
 };
 
 class Store {
@@ -43,14 +49,17 @@ class Store {
   Catalog& catalog() { return catalog_; }
   lmdb::ReadTxn read() { return read_pool_->begin(); }
   const std::filesystem::path& path() const { return path_; }
+  std::uint64_t item_collection_limit() const { return item_collection_limit_; }
 
   static std::string catalog_key(std::string_view ns, std::string_view name);
   static std::string stats_key(std::uint32_t table_id);
 
  private:
   void load_catalog();
+  std::shared_ptr<TableStats> load_stats(const lmdb::TxnBase& txn, std::uint32_t key_space) const;
 
   std::filesystem::path path_;
+  std::uint64_t item_collection_limit_;
   bool remove_on_close_ = false;
   std::unique_ptr<lmdb::Env> env_;
   std::unique_ptr<lmdb::ReadTxnPool> read_pool_;

@@ -25,6 +25,12 @@ void save_schema(WriteContext& ctx, const Table& table) {
   ctx.txn().put(ctx.dbs().catalog, Store::catalog_key(table.ns, table.schema.name), encode_schema(table.schema));
 }
 
+std::string key_space_prefix(std::uint32_t id) {
+  std::string prefix;
+  keys::append_table_id(prefix, id);
+  return prefix;
+}
+
 // Deletes every key that starts with `prefix`.
 void delete_prefix(WriteContext& ctx, lmdb::Dbi dbi, std::string_view prefix) {
   auto cursor = ctx.txn().cursor(dbi);
@@ -76,7 +82,10 @@ TableDescription create_table(WriteContext& ctx, const Scope& scope, TableSchema
   schema.creation_time = now;
   if (schema.billing_mode == BillingMode::PayPerRequest) schema.billing_mode_updated = now;
   schema.status = TableStatus::Active;
-  auto table = std::make_shared<Table>(Table{ns, schema, std::make_shared<TableStats>()});
+  auto table = std::make_shared<Table>(Table{ns, schema, std::make_shared<TableStats>(), {}});
+  for (const auto* family : {&schema.local_indexes, &schema.global_indexes}) {
+    for (const auto& index : *family) table->index_stats[index.id] = std::make_shared<TableStats>();
+  }
   save_schema(ctx, *table);
   ctx.stage_table(table);
   // The service answers CREATING; the table is usable at once here.
@@ -115,9 +124,14 @@ TableDescription delete_table(WriteContext& ctx, const Scope& scope, const std::
   }
   ctx.txn().del(ctx.dbs().catalog, Store::catalog_key(ns, table->schema.name));
   ctx.txn().del(ctx.dbs().stats, Store::stats_key(table->schema.id));
-  std::string prefix;
-  keys::append_table_id(prefix, table->schema.id);
-  delete_prefix(ctx, ctx.dbs().items, prefix);
+  delete_prefix(ctx, ctx.dbs().items, key_space_prefix(table->schema.id));
+  delete_prefix(ctx, ctx.dbs().collections, key_space_prefix(table->schema.id));
+  for (const auto* family : {&table->schema.local_indexes, &table->schema.global_indexes}) {
+    for (const auto& index : *family) {
+      ctx.txn().del(ctx.dbs().stats, Store::stats_key(index.id));
+      delete_prefix(ctx, ctx.dbs().indexes, key_space_prefix(index.id));
+    }
+  }
   ctx.stage_drop(ns, table->schema.name);
   TableDescription answer{table->schema, table->stats->snapshot()};
   answer.schema.status = TableStatus::Deleting;
@@ -166,7 +180,7 @@ TableDescription update_table(WriteContext& ctx, const Scope& scope, const Updat
   }
   if (update.deletion_protection) next.deletion_protection = *update.deletion_protection;
 
-  auto updated = std::make_shared<Table>(Table{ns, next, table->stats});
+  auto updated = std::make_shared<Table>(Table{ns, next, table->stats, table->index_stats});
   save_schema(ctx, *updated);
   ctx.stage_table(updated);
   // Capacity changes take effect at once here; the answer says UPDATING as the service's does.

@@ -6,10 +6,11 @@
 
 namespace dynamod {
 
-void WriteContext::add_stats(const Table& table, std::int64_t items, std::int64_t bytes) {
-  StatsDelta& delta = stats_[table.stats.get()];
-  delta.stats = table.stats;
-  delta.table_id = table.schema.id;
+void WriteContext::add_stats(const std::shared_ptr<TableStats>& stats, std::uint32_t key_space, std::int64_t items,
+                             std::int64_t bytes) {
+  StatsDelta& delta = stats_[stats.get()];
+  delta.stats = stats;
+  delta.table_id = key_space;
   delta.items += items;
   delta.bytes += bytes;
 }

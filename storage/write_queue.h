@@ -40,8 +40,13 @@ class WriteContext {
   void stage_table(TablePtr table);
   void stage_drop(const std::string& ns, const std::string& name);
 
-  // Counts an item change against a table's live counters.
-  void add_stats(const Table& table, std::int64_t items, std::int64_t bytes);
+  // Counts an item change against the live counters of a table or an index
+  // (`key_space` is its id).
+  void add_stats(const std::shared_ptr<TableStats>& stats, std::uint32_t key_space, std::int64_t items,
+                 std::int64_t bytes);
+  void add_stats(const Table& table, std::int64_t items, std::int64_t bytes) {
+    add_stats(table.stats, table.schema.id, items, bytes);
+  }
   // Runs after a successful commit (for in-memory state such as the catalog view).
   void after_commit(std::function<void()> action) { after_commit_.push_back(std::move(action)); }
 

@@ -167,6 +167,17 @@ def range_table(dynamodb):
     factory.cleanup()
 
 
+@pytest.fixture(scope="module")
+def module_tables(dynamodb):
+    """Factory for tables shared by one module's tests: module_tables(kind, **CreateTable overrides) -> name.
+
+    Same arguments as the `table` factory; every table is deleted when the module ends.
+    """
+    factory = TableFactory(dynamodb)
+    yield factory
+    factory.cleanup()
+
+
 # ---------------------------------------------------------------- own servers
 
 

@@ -369,3 +369,126 @@ class DynamodProcess:
                 return f.read()[-n:].decode(errors="replace")
         except OSError:
             return ""
+
+
+# ---------------------------------------------------------------- paging, batches, sizes
+# (added for the Query / Scan / UpdateItem / condition suites)
+
+
+def paginate(call, max_pages=100, **kwargs):
+    """Run a Query or Scan (call = client.query / client.scan) to exhaustion.
+
+    Returns the list of raw pages; bounded so that a LastEvaluatedKey which does not
+    advance fails the test instead of looping forever.
+    """
+    pages = []
+    request = dict(kwargs)
+    for _ in range(max_pages):
+        page = call(**request)
+        pages.append(page)
+        if "LastEvaluatedKey" not in page:
+            return pages
+        request["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+    raise AssertionError("no last page after %d pages" % max_pages)
+
+
+def page_items(pages):
+    """All Items of a list of pages, in order."""
+    out = []
+    for page in pages:
+        out.extend(page.get("Items", []))
+    return out
+
+
+def batch_put(client, table, items):
+    """Write items with BatchWriteItem, 25 at a time, retrying unprocessed ones."""
+    for i in range(0, len(items), 25):
+        request = {table: [{"PutRequest": {"Item": it}} for it in items[i:i + 25]]}
+        for _ in range(50):
+            resp = client.batch_write_item(RequestItems=request)
+            request = resp.get("UnprocessedItems") or {}
+            if not request:
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("BatchWriteItem left unprocessed items")
+
+
+def number_size(text):
+    """Stored size of a DynamoDB number (see /work/notes/item-size.md section 2)."""
+    import decimal
+    d = decimal.Decimal(text)
+    if d == 0:
+        return 1
+    sign, digits, exp = d.normalize().as_tuple()
+    digits = "".join(map(str, digits)).rstrip("0") or "0"
+    sci_exp = exp + len(d.normalize().as_tuple().digits) - 1
+    lead = 1 if sci_exp % 2 == 0 else 0
+    pairs = -(-(lead + len(digits)) // 2)
+    return 1 + pairs + (1 if sign else 0)
+
+
+def value_size(value):
+    (t, v), = value.items()
+    if t == "S":
+        return len(v.encode())
+    if t == "B":
+        return len(v)
+    if t == "N":
+        return number_size(v)
+    if t in ("BOOL", "NULL"):
+        return 1
+    if t == "SS":
+        return sum(len(e.encode()) for e in v)
+    if t == "BS":
+        return sum(len(e) for e in v)
+    if t == "NS":
+        return sum(number_size(e) for e in v)
+    if t == "L":
+        return 3 + sum(1 + value_size(e) for e in v)
+    if t == "M":
+        return 3 + sum(1 + len(k.encode()) + value_size(e) for k, e in v.items())
+    raise ValueError(t)
+
+
+def item_size(item):
+    """DynamoDB item size in bytes: attribute names (UTF-8) + value sizes (raw bytes for B)."""
+    return sum(len(name.encode()) + value_size(v) for name, v in item.items())
+
+
+def padded_item(key, size, pad_name="filler"):
+    """key (a dict of attribute values) plus one string attribute, exactly `size` bytes."""
+    base = item_size(key) + len(pad_name.encode())
+    assert size >= base, "size %d below the key's %d bytes" % (size, base)
+    item = dict(key)
+    item[pad_name] = {"S": "x" * (size - base)}
+    assert item_size(item) == size
+    return item
+
+
+def error_item(exc):
+    """The Item member of a ConditionalCheckFailedException body (None when absent)."""
+    return exc.response.get("Item")
+
+
+def coral_either(old_path, new_path, value, rule):
+    """A Coral constraint error in both wordings seen during the 2026 rollout: the old one
+    echoes the value and uses the lowerCamel path (`Value '0' at 'limit'`), the new one drops
+    the value and names the member (`Value at 'Limit'`)."""
+    return [ENVELOPE + "Value '%s' at '%s' failed to satisfy constraint: %s" % (value, old_path, rule),
+            ENVELOPE + "Value at '%s' failed to satisfy constraint: %s" % (new_path, rule)]
+
+
+def wait_for_count(fn, expected, timeout=120):
+    """Poll fn() (returning a number, e.g. the item count of a GSI query) until it equals
+    `expected`. GSIs are eventually consistent on the real service; emulators answer at once."""
+    deadline = time.monotonic() + timeout
+    delay = 0.05
+    while True:
+        got = fn()
+        if got == expected:
+            return got
+        if time.monotonic() > deadline:
+            raise AssertionError("count %r, expected %r after %ss" % (got, expected, timeout))
+        time.sleep(delay)
+        delay = min(delay * 2, 2.0)

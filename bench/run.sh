@@ -1,0 +1,299 @@
+#!/usr/bin/env bash
+# dynamod vs AWS's DynamoDB Local, side by side, on this machine. See bench/README.md.
+#
+#   bench/run.sh                                    everything (about 10 minutes)
+#   DURATION=2 WORKLOADS="get put" MODES=in-memory bench/run.sh
+#
+# Environment:
+#   DURATION=10 WARMUP=2 CONNS=16 KEYS=10000     per run: measured seconds, warm-up, connections, items
+#   WORKLOADS="get put update query cond-put batch-write transact-write scan-filter mix"
+#   MODES="in-memory durable"                    dynamod --in-memory / --data-dir; DynamoDB Local -inMemory / -dbPath
+#   SERVERS="dynamod ddb-local"                  drop ddb-local to benchmark dynamod alone
+#   STARTUP_RUNS=20 DDB_STARTUP_RUNS=5           startup-time repetitions (0 skips)
+#   DYNAMOD=build/dynamod LOADGEN=build/dynamod-loadgen DYNAMOD_ARGS=  (extra dynamod flags)
+#   VERIFY_SIGNATURES=1                          dynamod checks every signature (--credentials), as AWS does
+#   DDB_LOCAL=<shared>/tools/dynamodb-local PORT=18400 RESULTS=build/bench-results/<time>
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION="${DURATION:-10}"
+WARMUP="${WARMUP:-2}"
+CONNS="${CONNS:-16}"
+KEYS="${KEYS:-10000}"
+WORKLOADS="${WORKLOADS:-get put update query cond-put batch-write transact-write scan-filter mix}"
+MODES="${MODES:-in-memory durable}"
+SERVERS="${SERVERS:-dynamod ddb-local}"
+STARTUP_RUNS="${STARTUP_RUNS:-20}"
+DDB_STARTUP_RUNS="${DDB_STARTUP_RUNS:-5}"
+DYNAMOD="${DYNAMOD:-build/dynamod}"
+LOADGEN="${LOADGEN:-build/dynamod-loadgen}"
+DYNAMOD_ARGS="${DYNAMOD_ARGS:-}"
+RESULTS="${RESULTS:-build/bench-results/$(date +%Y%m%d-%H%M%S)}"
+if [ -z "${DDB_LOCAL:-}" ]; then
+  DDB_LOCAL="$(cd .. && pwd)/shared/tools/dynamodb-local"
+  [ -x "$DDB_LOCAL" ] || DDB_LOCAL=/work/shared/tools/dynamodb-local
+fi
+
+for f in "$DYNAMOD" "$LOADGEN"; do
+  [ -x "$f" ] || { echo "run.sh: $f is missing; build with: make bench" >&2; exit 1; }
+done
+if [[ " $SERVERS " == *" ddb-local "* ]] && [ ! -x "$DDB_LOCAL" ]; then
+  echo "run.sh: $DDB_LOCAL not found; set DDB_LOCAL= or SERVERS=dynamod" >&2; exit 1
+fi
+
+mkdir -p "$RESULTS"
+RESULTS="$(cd "$RESULTS" && pwd)"
+TMP="$(mktemp -d "${TMPDIR:-/tmp}/dynamod-bench.XXXXXX")"
+RAW="$RESULTS/raw.jsonl"
+: >"$RAW"
+PIDS=()
+
+cleanup() {
+  local pid
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+  done
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+log() { echo "[$(date +%H:%M:%S)] $*" >&2; }
+
+# The first port from $1 up that nothing listens on (loopback only).
+free_port() {
+  local p="$1"
+  while ss -Hltn "sport = :$p" | grep -q .; do p=$((p + 1)); done
+  echo "$p"
+}
+
+# A field of a flat JSON line: jfield LINE NAME
+jfield() { sed -n "s/.*\"$2\":\"\{0,1\}\([^,\"}]*\).*/\1/p" <<<"$1"; }
+jdash() { local v; v="$(jfield "$1" "$2")"; echo "${v:--}"; }
+jerrtypes() { sed -n 's/.*"error_types":{\([^}]*\)}.*/\1/p' <<<"$1" | tr -d '"' | sed 's/:/ /g; s/,/, /g'; }
+
+CLK_TCK="$(getconf CLK_TCK)"
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }  # utime + stime
+machine_busy_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }  # all but idle, iowait
+rss_kib() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
+mib() { awk -v k="${1:-0}" 'BEGIN { printf "%.0f", k / 1024 }'; }
+
+loadgen() {
+  # Bounded: duration + warm-up + drain, with margin.
+  timeout --kill-after=5 "$(awk -v d="$DURATION" -v w="$WARMUP" 'BEGIN { printf "%d", d + w + 60 }')" \
+    "$LOADGEN" "$@"
+}
+
+SERVER_PID=""
+start_server() {  # start_server NAME MODE PORT
+  local name="$1" mode="$2" port="$3"
+  if [ "$name" = dynamod ]; then
+    local args=(--port "$port" --log-level warn)
+    if [ "$mode" = in-memory ]; then args+=(--in-memory); else args+=(--data-dir "$TMP/dynamod-data"); fi
+    if [ "${VERIFY_SIGNATURES:-0}" = 1 ]; then  # the load generator's default credentials
+      echo "AKIDBENCHMARK bench/secret/key" >"$TMP/credentials"
+      args+=(--credentials "$TMP/credentials")
+    fi
+    # shellcheck disable=SC2086
+    "$DYNAMOD" "${args[@]}" $DYNAMOD_ARGS >"$RESULTS/dynamod-$mode.log" 2>&1 &
+    SERVER_PID=$!
+  else
+    local args=()
+    [ "$mode" = durable ] && args=(-dbPath "$TMP/ddb-local-data" -sharedDb)
+    SERVER_PID="$("$DDB_LOCAL" "$port" "${args[@]}")"
+  fi
+  PIDS+=("$SERVER_PID")
+  "$LOADGEN" wait --port "$port" --timeout 120 >/dev/null
+}
+
+stop_server() {
+  kill "$SERVER_PID" 2>/dev/null || true
+  for _ in $(seq 1 100); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
+  kill -9 "$SERVER_PID" 2>/dev/null || true
+  local kept=() pid
+  for pid in "${PIDS[@]}"; do [ "$pid" = "$SERVER_PID" ] || kept+=("$pid"); done
+  PIDS=("${kept[@]}")
+}
+
+# Results, keyed "server|mode|workload" -> JSON line.
+declare -A RES
+declare -A INFO
+
+bench_server() {  # bench_server NAME MODE
+  local name="$1" mode="$2" port line w
+  port="$(free_port "${PORT:-18400}")"
+  log "$name ($mode) on 127.0.0.1:$port"
+  start_server "$name" "$mode" "$port"
+  INFO["$name|$mode|rss_idle"]="$(rss_kib "$SERVER_PID" VmRSS)"
+  line="$(loadgen load --port "$port" --keys "$KEYS" --conns "$CONNS" --label "$name" --json 2>>"$RESULTS/loadgen-stderr.log")" ||
+    true
+  [ -n "$line" ] || line='{"workload":"load","items_per_s":0,"errors":-1,"error_types":{"no result":1}}'
+  echo "{\"mode\":\"$mode\",$(cut -c2- <<<"$line")" >>"$RAW"
+  RES["$name|$mode|load"]="$line"
+  INFO["$name|$mode|rss_loaded"]="$(rss_kib "$SERVER_PID" VmRSS)"
+  log "  load: $(jfield "$line" items_per_s) items/s with $(jfield "$line" operation), errors $(jfield "$line" errors)"
+  for w in $WORKLOADS; do
+    local ticks0 t0 ticks1 t1 busy0 busy1
+    ticks0="$(cpu_ticks "$SERVER_PID")"; t0="$(date +%s.%N)"; busy0="$(machine_busy_ticks)"
+    line="$(loadgen "$w" --port "$port" --keys "$KEYS" --conns "$CONNS" --duration "$DURATION" --warmup "$WARMUP" \
+      --label "$name" --json 2>>"$RESULTS/loadgen-stderr.log")" || true
+    if [ -z "$line" ] || ! kill -0 "$SERVER_PID" 2>/dev/null; then
+      log "  $w: no result$(kill -0 "$SERVER_PID" 2>/dev/null || echo "; the server died (see $RESULTS)")"
+      line="{\"workload\":\"$w\",\"rps\":0,\"errors\":-1,\"error_types\":{\"no result\":1}}"
+      if ! kill -0 "$SERVER_PID" 2>/dev/null; then  # restart it, with its data, for the next workloads
+        start_server "$name" "$mode" "$port"
+        loadgen load --port "$port" --keys "$KEYS" --conns "$CONNS" >/dev/null 2>&1 || true
+      fi
+    fi
+    ticks1="$(cpu_ticks "$SERVER_PID")"; t1="$(date +%s.%N)"; busy1="$(machine_busy_ticks)"
+    # Over the whole run (warm-up included), in % of one core: the server's CPU, and what the
+    # rest of the machine used besides the server and the load generator (noise when not ~0).
+    INFO["$name|$mode|$w|cpu"]="$(awk -v a="$ticks0" -v b="$ticks1" -v s="$t0" -v e="$t1" -v hz="$CLK_TCK" \
+      'BEGIN { if (e > s) printf "%.0f", 100 * (b - a) / hz / (e - s); else print 0 }')"
+    INFO["$name|$mode|$w|other"]="$(awk -v a="$ticks0" -v b="$ticks1" -v s="$t0" -v e="$t1" -v hz="$CLK_TCK" \
+      -v m0="$busy0" -v m1="$busy1" -v c="$(jfield "$line" client_cpu_total_s)" \
+      'BEGIN { o = ((m1 - m0) - (b - a)) / hz - c; if (o < 0) o = 0; if (e > s) printf "%.0f", 100 * o / (e - s); else print 0 }')"
+    RES["$name|$mode|$w"]="$line"
+    echo "{\"mode\":\"$mode\",$(cut -c2- <<<"$line")" >>"$RAW"
+    log "  $w: $(jfield "$line" rps) req/s p50 $(jfield "$line" p50_ms) ms p99 $(jfield "$line" p99_ms) ms errors $(jfield "$line" errors) $(jerrtypes "$line")"
+  done
+  INFO["$name|$mode|rss_now"]="$(rss_kib "$SERVER_PID" VmRSS)"
+  INFO["$name|$mode|rss_peak"]="$(rss_kib "$SERVER_PID" VmHWM)"
+  stop_server
+}
+
+startup_times() {
+  local port line
+  [ "$STARTUP_RUNS" -gt 0 ] || return 0
+  port="$(free_port "${PORT:-18400}")"
+  log "startup time: dynamod --in-memory, $STARTUP_RUNS runs"
+  # shellcheck disable=SC2086
+  line="$("$LOADGEN" startup --port "$port" --repeat "$STARTUP_RUNS" --timeout 30 --label dynamod --json -- \
+    "$DYNAMOD" --in-memory --port "$port" --log-level warn $DYNAMOD_ARGS)" || line=""
+  INFO[startup_dynamod_mem]="$line"
+  if [ -d "$TMP/dynamod-data" ]; then
+    log "startup time: dynamod --data-dir with $KEYS+$KEYS items, $STARTUP_RUNS runs"
+    # shellcheck disable=SC2086
+    line="$("$LOADGEN" startup --port "$port" --repeat "$STARTUP_RUNS" --timeout 30 --label dynamod --json -- \
+      "$DYNAMOD" --data-dir "$TMP/dynamod-data" --port "$port" --log-level warn $DYNAMOD_ARGS)" || line=""
+    INFO[startup_dynamod_disk]="$line"
+  fi
+  if [[ " $SERVERS " == *" ddb-local "* ]] && [ "$DDB_STARTUP_RUNS" -gt 0 ]; then
+    # Spawn the JVM directly (the tool's own readiness loop polls every 0.5 s).
+    local home jar
+    home="${DYNAMODB_LOCAL_HOME:-$HOME/.cache/dynamodb-local}"
+    jar="$(ls -d "$home"/package/lib/dynamodb_local_*/DynamoDBLocal.jar 2>/dev/null | sort | tail -n 1 || true)"
+    if [ -n "$jar" ]; then
+      log "startup time: DynamoDB Local -inMemory, $DDB_STARTUP_RUNS runs"
+      line="$("$LOADGEN" startup --port "$port" --repeat "$DDB_STARTUP_RUNS" --timeout 60 --label ddb-local --json -- \
+        bash -c 'cd "$1" && exec java -Djava.library.path="$1/DynamoDBLocal_lib" -jar "$2" -port "$3" -inMemory -sharedDb' \
+        _ "$(dirname "$jar")" "$jar" "$port")" || line=""
+      INFO[startup_ddb_mem]="$line"
+    fi
+  fi
+}
+
+# ---------------------------------------------------------------- run
+
+LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
+log "results in $RESULTS; $(nproc) cores; load average $LOAD_BEFORE"
+for mode in $MODES; do
+  rm -rf "$TMP/dynamod-data" "$TMP/ddb-local-data"
+  for server in $SERVERS; do bench_server "$server" "$mode"; done
+  # Startup with existing data needs the durable data dir, so time startup after the durable runs.
+  if [ "$mode" = durable ] || [ "$MODES" = in-memory ]; then startup_times; fi
+done
+
+# ---------------------------------------------------------------- report
+
+has_ddb=0
+[[ " $SERVERS " == *" ddb-local "* ]] && has_ddb=1
+
+cell_rps() {  # the req/s of a run, or FAIL when it had errors
+  local line="$1" errors
+  [ -z "$line" ] && { echo "-"; return; }
+  errors="$(jfield "$line" errors)"
+  if [ "${errors:-0}" != 0 ]; then echo "FAIL"; else printf "%.0f" "$(jfield "$line" rps)"; fi
+}
+
+report() {
+  local d j w mode dr jr ratio de je derr jerr lat jlat
+  echo "dynamod vs DynamoDB Local: $CONNS connections, ${DURATION} s per run after ${WARMUP} s warm-up, $KEYS items per table"
+  echo "($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores shared by client and server, durable data on $(df -T "$TMP" | awk 'NR == 2 { print $2 }');"
+  echo " load average before $LOAD_BEFORE, after $(cut -d' ' -f1-3 /proc/loadavg); req/s of runs with errors shown as FAIL)"
+  echo
+  printf "%-15s %-10s %14s %16s %8s %20s %20s  %s\n" workload mode "dynamod req/s" "DDB Local req/s" ratio \
+    "dynamod p50/p99 ms" "DDB Local p50/p99" "errors dynamod / DDB Local"
+  for mode in $MODES; do
+    for w in load $WORKLOADS; do
+      d="${RES["dynamod|$mode|$w"]:-}"
+      j="${RES["ddb-local|$mode|$w"]:-}"
+      if [ "$w" = load ]; then
+        dr="$( [ -n "$d" ] && printf "%.0f" "$(jfield "$d" items_per_s)" || echo -)"
+        jr="$( [ -n "$j" ] && printf "%.0f" "$(jfield "$j" items_per_s)" || echo -)"
+        w="load items/s"
+      else
+        dr="$(cell_rps "$d")"
+        jr="$(cell_rps "$j")"
+      fi
+      ratio="-"
+      if [[ "$dr" =~ ^[0-9]+$ && "$jr" =~ ^[0-9]+$ && "$jr" != 0 ]]; then
+        ratio="$(awk -v a="$dr" -v b="$jr" 'BEGIN { printf "%.1fx", a / b }')"
+      fi
+      lat="-"; jlat="-"
+      de="$(jfield "$d" errors)"; je="$(jfield "$j" errors)"
+      # Latencies of failing runs would be those of the error answers: not shown.
+      [ -n "$d" ] && [ "${de:-0}" = 0 ] && lat="$(printf "%.2f / %.2f" "$(jfield "$d" p50_ms)" "$(jfield "$d" p99_ms)")"
+      [ -n "$j" ] && [ "${je:-0}" = 0 ] && jlat="$(printf "%.2f / %.2f" "$(jfield "$j" p50_ms)" "$(jfield "$j" p99_ms)")"
+      derr="${de:--}"; jerr="${je:--}"
+      [ "${de:-0}" != 0 ] && derr="$de ($(jerrtypes "$d"))"
+      [ "${je:-0}" != 0 ] && jerr="$je ($(jerrtypes "$j"))"
+      [ "$has_ddb" = 1 ] || { jerr="-"; }
+      printf "%-15s %-10s %14s %16s %8s %20s %20s  %s / %s\n" "$w" "$mode" "$dr" "$jr" "$ratio" "$lat" "$jlat" \
+        "$derr" "$jerr"
+    done
+  done
+  echo
+  echo "CPU in % of one core (200 = the machine): the server over the run (warm-up included), the load"
+  echo "generator over the measured part, and other processes on the machine over the run (noise)"
+  printf "%-15s %-10s %12s %8s %6s %14s %8s %6s\n" workload mode "dynamod" loadgen other "DDB Local" loadgen other
+  for mode in $MODES; do
+    for w in $WORKLOADS; do
+      d="${RES["dynamod|$mode|$w"]:-}"
+      j="${RES["ddb-local|$mode|$w"]:-}"
+      printf "%-15s %-10s %12s %8s %6s %14s %8s %6s\n" "$w" "$mode" "${INFO["dynamod|$mode|$w|cpu"]:--}" \
+        "$(jdash "$d" client_cpu_pct)" "${INFO["dynamod|$mode|$w|other"]:--}" "${INFO["ddb-local|$mode|$w|cpu"]:--}" \
+        "$(jdash "$j" client_cpu_pct)" "${INFO["ddb-local|$mode|$w|other"]:--}"
+    done
+  done
+  echo
+  echo "Memory (VmRSS, MiB): idle after start / after loading / at the end; peak (VmHWM)"
+  for mode in $MODES; do
+    for server in $SERVERS; do
+      [ -n "${INFO["$server|$mode|rss_idle"]:-}" ] || continue
+      printf "  %-10s %-10s %6s / %6s / %6s; peak %6s\n" "$server" "$mode" \
+        "$(mib "${INFO["$server|$mode|rss_idle"]}")" "$(mib "${INFO["$server|$mode|rss_loaded"]}")" \
+        "$(mib "${INFO["$server|$mode|rss_now"]}")" "$(mib "${INFO["$server|$mode|rss_peak"]}")"
+    done
+  done
+  echo
+  echo "Startup, spawn to first answered ListTables (median of runs; RSS at that moment)"
+  local key label
+  for key in startup_dynamod_mem startup_dynamod_disk startup_ddb_mem; do
+    line="${INFO[$key]:-}"
+    [ -n "$line" ] || continue
+    case "$key" in
+      startup_dynamod_mem) label="dynamod --in-memory" ;;
+      startup_dynamod_disk) label="dynamod --data-dir (loaded)" ;;
+      startup_ddb_mem) label="DynamoDB Local -inMemory" ;;
+    esac
+    printf "  %-28s median %8.1f ms  (min %.1f, max %.1f, %s runs)  RSS %s MiB\n" "$label" \
+      "$(jfield "$line" median_ms)" "$(jfield "$line" min_ms)" "$(jfield "$line" max_ms)" "$(jfield "$line" runs)" \
+      "$(jfield "$line" rss_mib)"
+  done
+}
+
+report | tee "$RESULTS/table.txt"
+echo "(raw results: $RAW)"

@@ -1,0 +1,178 @@
+#include "protocol/expr/key_condition.h"
+
+#include "protocol/api_error.h"
+#include "protocol/expr/value_text.h"
+
+namespace dynamod::expr {
+namespace {
+
+[[noreturn]] void fail(const std::string& msg) { throw ApiError::validation(msg); }
+
+struct Leaf {
+  std::string name;
+  SortOp op;
+  const AttributeValue* value = nullptr;
+  const AttributeValue* upper = nullptr;
+};
+
+const Path* single_path(const Operand& o) { return o.path(); }
+
+// The one key attribute a leaf condition names (and checks it is a plain
+// top-level name).
+const std::string& key_name(const Path& p, const KeyDef& key) {
+  if (p.steps.size() > 1) {
+    const bool is_key = p.root() == key.partition.name || (key.sort && p.root() == key.sort->name);
+    if (!is_key) fail("KeyConditionExpressions cannot have conditions on nested attributes");
+    fail("Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: " +
+         p.root());
+  }
+  return p.root();
+}
+
+void reject_nested(const Operand& o) {
+  if (o.call()) fail("KeyConditionExpressions cannot contain nested operations");
+}
+
+SortOp flip(SortOp op) {
+  switch (op) {
+    case SortOp::Lt: return SortOp::Gt;
+    case SortOp::Le: return SortOp::Ge;
+    case SortOp::Gt: return SortOp::Lt;
+    case SortOp::Ge: return SortOp::Le;
+    default: return op;
+  }
+}
+
+void collect(const Condition& c, std::uint32_t id, const KeyDef& key, std::vector<Leaf>& leaves) {
+  const ConditionNode& n = c.nodes[id];
+  if (const auto* a = std::get_if<And>(&n.v)) {
+    collect(c, a->left, key, leaves);
+    collect(c, a->right, key, leaves);
+    return;
+  }
+  if (std::holds_alternative<Or>(n.v)) fail("Invalid operator used in KeyConditionExpression: OR");
+  if (std::holds_alternative<Not>(n.v)) fail("Invalid operator used in KeyConditionExpression: NOT");
+  if (std::holds_alternative<In>(n.v)) fail("Invalid operator used in KeyConditionExpression: IN");
+  if (const auto* cmp = std::get_if<Comparison>(&n.v)) {
+    if (cmp->op == CompareOp::Ne) fail("Invalid operator used in KeyConditionExpression: <>");
+    reject_nested(cmp->lhs);
+    reject_nested(cmp->rhs);
+    const Path* l = single_path(cmp->lhs);
+    const Path* r = single_path(cmp->rhs);
+    // The service's order: a nested first operand, two names, a nested second.
+    if (l) key_name(*l, key);
+    if (l && r) fail("Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
+    if (r) key_name(*r, key);
+    if (!l && !r) fail("Invalid condition in KeyConditionExpression: No key attribute specified");
+    SortOp op = cmp->op == CompareOp::Eq   ? SortOp::Eq
+                : cmp->op == CompareOp::Lt ? SortOp::Lt
+                : cmp->op == CompareOp::Le ? SortOp::Le
+                : cmp->op == CompareOp::Gt ? SortOp::Gt
+                                           : SortOp::Ge;
+    if (l) {
+      leaves.push_back(Leaf{key_name(*l, key), op, cmp->rhs.constant()});
+    } else {
+      // ":v < sk" means "sk > :v".
+      leaves.push_back(Leaf{key_name(*r, key), flip(op), cmp->lhs.constant()});
+    }
+    return;
+  }
+  if (const auto* b = std::get_if<Between>(&n.v)) {
+    reject_nested(b->value);
+    reject_nested(b->lower);
+    reject_nested(b->upper);
+    const Path* p = single_path(b->value);
+    if (p) key_name(*p, key);
+    if (!p) {
+      fail("Invalid condition in KeyConditionExpression: BETWEEN operator must have the key attribute as its first "
+           "operand");
+    }
+    if (b->lower.path() || b->upper.path()) {
+      fail("Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
+    }
+    leaves.push_back(Leaf{key_name(*p, key), SortOp::Between, b->lower.constant(), b->upper.constant()});
+    return;
+  }
+  const auto& f = std::get<FunctionCondition>(n.v).call;
+  if (f.kind != FunctionKind::BeginsWith) {
+    fail("Invalid operator used in KeyConditionExpression: " + std::string(function_name(f.kind)));
+  }
+  reject_nested(f.args[0]);
+  reject_nested(f.args[1]);
+  const Path* p = single_path(f.args[0]);
+  if (p) key_name(*p, key);
+  if (!p) {
+    fail("Invalid condition in KeyConditionExpression: begins_with operator must have the key attribute as its first "
+         "operand");
+  }
+  if (f.args[1].path()) {
+    fail("Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
+  }
+  leaves.push_back(Leaf{key_name(*p, key), SortOp::BeginsWith, f.args[1].constant()});
+}
+
+void check_type(const AttributeValue* v, ScalarType t) {
+  if (!v || v->type() != to_attribute_type(t)) {
+    throw ApiError::invalid_parameter("Condition parameter type does not match schema type");
+  }
+}
+
+}  // namespace
+
+KeyCondition extract_key_condition(const Condition& c, const KeyDef& key) {
+  std::vector<Leaf> leaves;
+  if (!c.empty()) collect(c, c.root, key, leaves);
+  if (leaves.size() > 2) fail("Conditions can be of length 1 or 2 only");
+  if (leaves.size() == 2 && leaves[0].name == leaves[1].name) {
+    fail("KeyConditionExpressions must only contain one condition per key");
+  }
+  const Leaf* partition = nullptr;
+  const Leaf* sort = nullptr;
+  for (const auto& l : leaves) {
+    if (l.name == key.partition.name) {
+      partition = &l;
+    } else if (key.sort && l.name == key.sort->name) {
+      sort = &l;
+    } else {
+      // The service names the key element it did not find: the partition key
+      // if it is absent, else the sort key.
+      const std::string& missing = partition || !key.sort ? (key.sort ? key.sort->name : key.partition.name)
+                                                          : key.partition.name;
+      fail("Query condition missed key schema element: " + missing);
+    }
+  }
+  if (!partition) fail("Query condition missed key schema element: " + key.partition.name);
+  if (partition->op != SortOp::Eq) fail("Query key condition not supported");
+  check_type(partition->value, key.partition.type);
+  KeyCondition out{key.partition.name, *partition->value, std::nullopt};
+  if (sort) {
+    check_type(sort->value, key.sort->type);
+    if (sort->op == SortOp::Between) check_type(sort->upper, key.sort->type);
+    if (sort->op == SortOp::BeginsWith && key.sort->type == ScalarType::N) {
+      throw ApiError::invalid_parameter("Condition parameter type does not match schema type");
+    }
+    SortCondition s{key.sort->name, sort->op, *sort->value, std::nullopt};
+    if (sort->upper) s.upper = *sort->upper;
+    out.sort = std::move(s);
+  }
+  return out;
+}
+
+bool matches_sort_condition(const SortCondition& s, const AttributeValue& v) {
+  if (v.type() != s.value.type()) return false;
+  const int c = compare_scalars(v, s.value);
+  switch (s.op) {
+    case SortOp::Eq: return c == 0;
+    case SortOp::Lt: return c < 0;
+    case SortOp::Le: return c <= 0;
+    case SortOp::Gt: return c > 0;
+    case SortOp::Ge: return c >= 0;
+    case SortOp::Between: return c >= 0 && s.upper && compare_scalars(v, *s.upper) <= 0;
+    case SortOp::BeginsWith:
+      if (v.type() == AttributeType::S) return v.as_string().starts_with(s.value.as_string());
+      return v.type() == AttributeType::B && v.as_binary().starts_with(s.value.as_binary());
+  }
+  return false;
+}
+
+}  // namespace dynamod::expr

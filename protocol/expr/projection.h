@@ -1,0 +1,16 @@
+#pragma once
+// ProjectionExpression / AttributesToGet: the parts of an item at some paths.
+
+#include <vector>
+
+#include "protocol/expr/path.h"
+
+namespace dynamod::expr {
+
+// Nested picks are rebuilt inside their parents; several indexes of one list
+// come back compacted in index order (l[2], l[0] -> [l0, l2]); missing paths
+// are left out (and so are parents left empty by them).
+Item project(const Item& item, const std::vector<Path>& paths);
+Item project_paths(const Item& item, const std::vector<const Path*>& paths);
+
+}  // namespace dynamod::expr

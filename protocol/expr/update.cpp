@@ -1,0 +1,332 @@
+#include "protocol/expr/update.h"
+
+#include <algorithm>
+
+#include "protocol/api_error.h"
+#include "protocol/expr/evaluate.h"
+#include "protocol/expr/number_arithmetic.h"
+#include "protocol/expr/projection.h"
+
+namespace dynamod::expr {
+namespace {
+
+[[noreturn]] void invalid_path() {
+  throw ApiError::validation("The document path provided in the update expression is invalid for update");
+}
+[[noreturn]] void wrong_type() {
+  throw ApiError::validation("An operand in the update expression has an incorrect data type");
+}
+[[noreturn]] void missing_operand() {
+  throw ApiError::validation("The provided expression refers to an attribute that does not exist in the item");
+}
+
+// The value of a SET operand, computed against the old item.
+AttributeValue set_operand(const Operand& o, const Item& old) {
+  if (const Path* p = o.path()) {
+    const AttributeValue* v = find_path(old, *p);
+    if (!v) missing_operand();
+    return *v;
+  }
+  if (const AttributeValue* v = o.constant()) return *v;
+  const FunctionCall& f = *o.call();
+  if (f.kind == FunctionKind::IfNotExists) {
+    if (const AttributeValue* v = find_path(old, *f.args[0].path())) return *v;
+    return set_operand(f.args[1], old);
+  }
+  if (f.kind == FunctionKind::ListAppend) {
+    AttributeValue a = set_operand(f.args[0], old);
+    if (a.type() != AttributeType::L) wrong_type();
+    AttributeValue b = set_operand(f.args[1], old);
+    if (b.type() != AttributeType::L) wrong_type();
+    auto& out = a.as_list().values;
+    auto& tail = b.as_list().values;
+    out.insert(out.end(), std::make_move_iterator(tail.begin()), std::make_move_iterator(tail.end()));
+    return a;
+  }
+  wrong_type();  // condition functions are rejected by the parser
+}
+
+AttributeValue set_value(const SetAction& s, const Item& old) {
+  if (const Operand* o = std::get_if<Operand>(&s.value)) return set_operand(*o, old);
+  const Arithmetic& a = std::get<Arithmetic>(s.value);
+  AttributeValue x = set_operand(a.lhs, old);
+  if (x.type() != AttributeType::N) wrong_type();
+  AttributeValue y = set_operand(a.rhs, old);
+  if (y.type() != AttributeType::N) wrong_type();
+  return AttributeValue::number(a.minus ? subtract_numbers(x.as_number(), y.as_number())
+                                        : add_numbers(x.as_number(), y.as_number()));
+}
+
+// The container that holds the last step of `path`: a map (for a name step)
+// or a list (for an index step). Throws when a parent is missing or of the
+// wrong type.
+AttributeValue* parent_of(Item& item, const Path& path, bool throw_if_missing) {
+  AttributeValue* v = nullptr;
+  for (std::size_t i = 0; i + 1 < path.steps.size(); ++i) {
+    const PathStep& s = path.steps[i];
+    if (i == 0) {
+      v = item.find(s.name());
+    } else if (s.is_name()) {
+      v = v->type() == AttributeType::M ? v->as_map().find(s.name()) : nullptr;
+    } else if (v->type() == AttributeType::L) {
+      auto& values = v->as_list().values;
+      v = s.index() < values.size() ? &values[s.index()] : nullptr;
+    } else {
+      v = nullptr;
+    }
+    if (!v) {
+      if (throw_if_missing) invalid_path();
+      return nullptr;
+    }
+  }
+  const PathStep& last = path.steps.back();
+  if (v) {
+    const AttributeType want = last.is_name() ? AttributeType::M : AttributeType::L;
+    if (v->type() != want) invalid_path();
+  }
+  return v;
+}
+
+// Where the value at `path` lives (null if absent; parent must exist).
+AttributeValue* slot(Item& item, const Path& path) {
+  if (path.steps.size() == 1) return item.find(path.root());
+  AttributeValue* parent = parent_of(item, path, true);
+  const PathStep& last = path.steps.back();
+  if (last.is_name()) return parent->as_map().find(last.name());
+  auto& values = parent->as_list().values;
+  return last.index() < values.size() ? &values[last.index()] : nullptr;
+}
+
+// Stores `value` at `path`; an index past the end of a list appends.
+void store(Item& item, const Path& path, AttributeValue value) {
+  if (path.steps.size() == 1) {
+    item.set(path.root(), std::move(value));
+    return;
+  }
+  AttributeValue* parent = parent_of(item, path, true);
+  const PathStep& last = path.steps.back();
+  if (last.is_name()) {
+    parent->as_map().set(last.name(), std::move(value));
+    return;
+  }
+  auto& values = parent->as_list().values;
+  if (last.index() < values.size()) {
+    values[last.index()] = std::move(value);
+  } else {
+    values.push_back(std::move(value));
+  }
+}
+
+void erase(Item& item, const Path& path) {
+  if (path.steps.size() == 1) {
+    item.erase(path.root());
+    return;
+  }
+  AttributeValue* parent = parent_of(item, path, true);
+  const PathStep& last = path.steps.back();
+  if (last.is_name()) {
+    parent->as_map().erase(last.name());
+    return;
+  }
+  auto& values = parent->as_list().values;
+  if (last.index() < values.size()) values.erase(values.begin() + last.index());
+}
+
+template <typename Set>
+void set_union(Set& into, const Set& more) {
+  std::vector<typename decltype(into.values)::value_type> out;
+  out.reserve(into.values.size() + more.values.size());
+  std::set_union(into.values.begin(), into.values.end(), more.values.begin(), more.values.end(),
+                 std::back_inserter(out));
+  into.values = std::move(out);
+}
+
+template <typename Set>
+void set_difference(Set& from, const Set& less) {
+  std::vector<typename decltype(from.values)::value_type> out;
+  std::set_difference(from.values.begin(), from.values.end(), less.values.begin(), less.values.end(),
+                      std::back_inserter(out));
+  from.values = std::move(out);
+}
+
+void apply_add(Item& item, const AddAction& a) {
+  AttributeValue* current = slot(item, a.path);
+  if (!current) {
+    store(item, a.path, a.value);
+    return;
+  }
+  const AttributeType t = current->type();
+  if (t != a.value.type()) wrong_type();
+  switch (t) {
+    case AttributeType::N:
+      *current = AttributeValue::number(add_numbers(current->as_number(), a.value.as_number()));
+      return;
+    case AttributeType::SS: {
+      StringSet s = current->as_string_set();
+      set_union(s, a.value.as_string_set());
+      *current = AttributeValue::string_set(std::move(s));
+      return;
+    }
+    case AttributeType::NS: {
+      NumberSet s = current->as_number_set();
+      set_union(s, a.value.as_number_set());
+      *current = AttributeValue::number_set(std::move(s));
+      return;
+    }
+    case AttributeType::BS: {
+      BinarySet s = current->as_binary_set();
+      set_union(s, a.value.as_binary_set());
+      *current = AttributeValue::binary_set(std::move(s));
+      return;
+    }
+    case AttributeType::L:
+      if (a.allow_list_append) {
+        auto& values = current->as_list().values;
+        const auto& more = a.value.as_list().values;
+        values.insert(values.end(), more.begin(), more.end());
+        return;
+      }
+      wrong_type();
+    default: wrong_type();
+  }
+}
+
+void apply_delete(Item& item, const DeleteAction& d) {
+  AttributeValue* current = slot(item, d.path);
+  if (!current) return;
+  if (current->type() != d.value.type()) wrong_type();
+  bool empty = false;
+  switch (current->type()) {
+    case AttributeType::SS: {
+      StringSet s = current->as_string_set();
+      set_difference(s, d.value.as_string_set());
+      empty = s.values.empty();
+      *current = AttributeValue::string_set(std::move(s));
+      break;
+    }
+    case AttributeType::NS: {
+      NumberSet s = current->as_number_set();
+      set_difference(s, d.value.as_number_set());
+      empty = s.values.empty();
+      *current = AttributeValue::number_set(std::move(s));
+      break;
+    }
+    case AttributeType::BS: {
+      BinarySet s = current->as_binary_set();
+      set_difference(s, d.value.as_binary_set());
+      empty = s.values.empty();
+      *current = AttributeValue::binary_set(std::move(s));
+      break;
+    }
+    default: wrong_type();
+  }
+  // Sets cannot be empty: removing every member removes the attribute.
+  if (empty) erase(item, d.path);
+}
+
+// Orders paths so that, under one parent list, higher indexes come first
+// (removing them does not shift the ones still to remove).
+bool remove_order(const Path* a, const Path* b) {
+  const std::size_t n = std::min(a->steps.size(), b->steps.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const PathStep& x = a->steps[i];
+    const PathStep& y = b->steps[i];
+    if (x == y) continue;
+    if (!x.is_name() && !y.is_name()) return x.index() > y.index();
+    if (x.is_name() && y.is_name()) return x.name() < y.name();
+    return x.is_name();
+  }
+  return a->steps.size() > b->steps.size();
+}
+
+// Under one parent list, ascending indexes, so appends past the end keep
+// index order.
+bool set_order(const Path* a, const Path* b) {
+  const std::size_t n = std::min(a->steps.size(), b->steps.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const PathStep& x = a->steps[i];
+    const PathStep& y = b->steps[i];
+    if (x == y) continue;
+    if (!x.is_name() && !y.is_name()) return x.index() < y.index();
+    if (x.is_name() && y.is_name()) return x.name() < y.name();
+    return x.is_name();
+  }
+  return a->steps.size() < b->steps.size();
+}
+
+// Phase 1 of the service's checks: an ADD or DELETE whose value cannot
+// combine with the value already there.
+void check_add_delete_types(const UpdateActions& u, const Item& old) {
+  for (const auto& a : u.add) {
+    const AttributeValue* current = find_path(old, a.path);
+    if (!current) continue;
+    const AttributeType t = current->type();
+    const bool ok = t == a.value.type() &&
+                    (t == AttributeType::N || t == AttributeType::SS || t == AttributeType::NS ||
+                     t == AttributeType::BS || (t == AttributeType::L && a.allow_list_append));
+    if (!ok) wrong_type();
+  }
+  for (const auto& d : u.del) {
+    const AttributeValue* current = find_path(old, d.path);
+    if (current && current->type() != d.value.type()) wrong_type();
+  }
+}
+
+
+}  // namespace
+
+Item apply_update(const UpdateActions& u, const Item* old_item) {
+  static const Item kEmpty;
+  const Item& old = old_item ? *old_item : kEmpty;
+  // The service's order of errors: ADD/DELETE type mismatches, then invalid
+  // document paths, then SET values that are missing paths, then the other
+  // SET values in order (each operand: missing, then its type). All SET
+  // values are computed from the old item.
+  check_add_delete_types(u, old);
+  Item item = old;
+  for (const auto& s : u.set) {
+    if (s.path.steps.size() > 1) parent_of(item, s.path, true);
+  }
+  for (const auto& r : u.remove) {
+    if (r.steps.size() > 1) parent_of(item, r, true);
+  }
+  for (const auto& a : u.add) {
+    if (a.path.steps.size() > 1) parent_of(item, a.path, true);
+  }
+  for (const auto& d : u.del) {
+    if (d.path.steps.size() > 1) parent_of(item, d.path, true);
+  }
+  // SET a = b: b must exist (checked for all such actions before any
+  // arithmetic or function is evaluated).
+  for (const auto& s : u.set) {
+    const Operand* o = std::get_if<Operand>(&s.value);
+    if (o && o->path() && !find_path(old, *o->path())) missing_operand();
+  }
+  std::vector<std::pair<const Path*, AttributeValue>> sets;
+  sets.reserve(u.set.size());
+  for (const auto& s : u.set) sets.emplace_back(&s.path, set_value(s, old));
+  std::stable_sort(sets.begin(), sets.end(), [](const auto& a, const auto& b) { return set_order(a.first, b.first); });
+
+  for (auto& [path, value] : sets) store(item, *path, std::move(value));
+  for (const auto& a : u.add) apply_add(item, a);
+  for (const auto& d : u.del) apply_delete(item, d);
+  if (!u.remove.empty()) {
+    std::vector<const Path*> removes;
+    removes.reserve(u.remove.size());
+    for (const auto& r : u.remove) removes.push_back(&r);
+    std::sort(removes.begin(), removes.end(), remove_order);
+    for (const Path* r : removes) erase(item, *r);
+  }
+  return item;
+}
+
+Item updated_attributes(const UpdateActions& u, const Item& item) {
+  std::vector<const Path*> paths;
+  for (const auto& s : u.set) paths.push_back(&s.path);
+  for (const auto& r : u.remove) paths.push_back(&r);
+  for (const auto& a : u.add) paths.push_back(&a.path);
+  for (const auto& d : u.del) paths.push_back(&d.path);
+  return project_paths(item, paths);
+}
+
+}  // namespace dynamod::expr

@@ -1,0 +1,424 @@
+#include "protocol/read_requests.h"
+
+#include <algorithm>
+
+#include "protocol/expr/expression.h"
+#include "protocol/expr/legacy_json.h"
+#include "protocol/item_requests.h"
+#include "protocol/key_validation.h"
+#include "protocol/table_requests.h"
+
+namespace dynamod {
+namespace {
+
+std::optional<Select> parse_select(json::value& v, ConstraintErrors& errors) {
+  std::optional<std::string> s = decode::optional_string(v);
+  if (!s) return std::nullopt;
+  if (*s == "ALL_ATTRIBUTES") return Select::AllAttributes;
+  if (*s == "ALL_PROJECTED_ATTRIBUTES") return Select::AllProjectedAttributes;
+  if (*s == "SPECIFIC_ATTRIBUTES") return Select::SpecificAttributes;
+  if (*s == "COUNT") return Select::Count;
+  errors.add(*s, "select",
+             "Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]",
+             decode::kRankSelect);
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> optional_integer(json::value& v) {
+  if (json::is_null(v)) return std::nullopt;
+  return json::read_integer(v);
+}
+
+// Members Query and Scan share; false if `key` is not one of them.
+bool read_member(std::string_view key, json::value& value, ReadParameters& r, ConstraintErrors& errors) {
+  if (key == "TableName") {
+    r.table_name = decode::optional_string(value);
+  } else if (key == "IndexName") {
+    r.index_name = decode::optional_string(value);
+  } else if (key == "Select") {
+    r.select = parse_select(value, errors);
+  } else if (key == "AttributesToGet") {
+    if (!json::is_null(value)) r.attributes_to_get = expr::decode_attributes_to_get(value);
+  } else if (key == "Limit") {
+    r.limit = optional_integer(value);
+  } else if (key == "ConsistentRead") {
+    r.consistent_read = decode::optional_bool(value);
+  } else if (key == "ExclusiveStartKey") {
+    r.exclusive_start_key = decode::optional_item(value);
+  } else if (key == "ReturnConsumedCapacity") {
+    r.return_consumed_capacity = decode::return_consumed_capacity(value, errors);
+  } else if (key == "ProjectionExpression") {
+    r.projection_expression = decode::optional_string(value);
+  } else if (key == "FilterExpression") {
+    r.filter_expression = decode::optional_string(value);
+  } else if (key == "ConditionalOperator") {
+    r.conditional_operator = decode::optional_string(value);
+  } else if (key == "ExpressionAttributeNames") {
+    r.names = decode::attribute_names(value);
+  } else if (key == "ExpressionAttributeValues") {
+    r.values = decode::attribute_values(value);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+void check_read_constraints(const ReadParameters& r, ConstraintErrors& errors) {
+  check_data_table_name(r.table_name, errors);
+  if (r.index_name) {
+    if (r.index_name->size() < 3) {
+      errors.add(*r.index_name, "indexName", "Member must have length greater than or equal to 3", decode::kRankTableName);
+    }
+    if (r.index_name->size() > 255) {
+      errors.add(*r.index_name, "indexName", "Member must have length less than or equal to 255", decode::kRankTableName);
+    }
+  }
+  if (r.limit && *r.limit < 1) {
+    errors.add(std::to_string(*r.limit), "limit", "Member must have value greater than or equal to 1", decode::kRankLimit);
+  }
+}
+
+// Every path a condition reads.
+void collect_paths(const expr::Operand& o, std::vector<const expr::Path*>& out);
+void collect_paths(const expr::Condition& c, std::vector<const expr::Path*>& out) {
+  for (const auto& node : c.nodes) {
+    std::visit(
+        [&](const auto& n) {
+          using N = std::decay_t<decltype(n)>;
+          if constexpr (std::is_same_v<N, expr::Comparison>) {
+            collect_paths(n.lhs, out);
+            collect_paths(n.rhs, out);
+          } else if constexpr (std::is_same_v<N, expr::Between>) {
+            collect_paths(n.value, out);
+            collect_paths(n.lower, out);
+            collect_paths(n.upper, out);
+          } else if constexpr (std::is_same_v<N, expr::In>) {
+            collect_paths(n.value, out);
+            for (const auto& o : n.list) collect_paths(o, out);
+          } else if constexpr (std::is_same_v<N, expr::FunctionCondition>) {
+            for (const auto& a : n.call.args) collect_paths(a, out);
+          }
+        },
+        node.v);
+  }
+}
+void collect_paths(const expr::Operand& o, std::vector<const expr::Path*>& out) {
+  if (const expr::Path* p = o.path()) out.push_back(p);
+  if (const expr::FunctionCall* f = o.call()) {
+    for (const auto& a : f->args) collect_paths(a, out);
+  }
+}
+
+// A Query's filter may not touch the key it queries by.
+void check_filter_keys(const expr::Condition& filter, const KeyDef& key, const char* parameter) {
+  std::vector<const expr::Path*> paths;
+  collect_paths(filter, paths);
+  for (const expr::Path* p : paths) {
+    const std::string& root = p->root();
+    bool is_key = root == key.partition.name || (key.sort && root == key.sort->name);
+    if (!is_key) continue;
+    if (p->steps.size() > 1) {
+      throw ApiError::validation(
+          "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: " + root);
+    }
+    throw ApiError::validation(std::string(parameter) +
+                               " can only contain non-primary key attributes: Primary key attribute: " + root);
+  }
+}
+
+// The parts Query and Scan validate alike. `key_expression` is Query's
+// KeyConditionExpression (it counts as an expression parameter).
+struct ParsedRead {
+  expr::Condition filter;
+  std::optional<std::vector<expr::Path>> projection;
+  std::optional<expr::Condition> key_condition;
+};
+
+ParsedRead parse_read(const ReadParameters& r, const char* filter_name,
+                      const std::optional<std::string>& key_expression,
+                      const std::optional<expr::LegacyConditions>& key_conditions) {
+  std::vector<std::string_view> legacy;
+  if (r.attributes_to_get) legacy.push_back("AttributesToGet");
+  if (r.conditional_operator) legacy.push_back("ConditionalOperator");
+  if (key_conditions && key_expression) legacy.push_back("KeyConditions");
+  if (r.filter) legacy.push_back(filter_name);
+  std::vector<std::string_view> expressions;
+  if (r.filter_expression) expressions.push_back("FilterExpression");
+  if (key_expression) expressions.push_back("KeyConditionExpression");
+  if (r.projection_expression) expressions.push_back("ProjectionExpression");
+  std::sort(legacy.begin(), legacy.end());
+  expr::check_no_mixing(legacy, expressions);
+
+  if (r.values && !r.filter_expression && !key_expression) {
+    throw ApiError::validation(std::string("ExpressionAttributeValues can only be specified when using expressions: ") +
+                               (key_conditions || std::string_view(filter_name) == "QueryFilter"
+                                    ? "FilterExpression and KeyConditionExpression are null"
+                                    : "FilterExpression is null"));
+  }
+  if (r.names && expressions.empty()) {
+    throw ApiError::validation("ExpressionAttributeNames can only be specified when using expressions");
+  }
+  if (r.conditional_operator && !r.filter) {
+    throw ApiError::validation("ConditionalOperator cannot be used without Filter or Expected");
+  }
+  expr::validate_placeholder_maps(r.names ? &*r.names : nullptr, r.values ? &*r.values : nullptr);
+  expr::Placeholders placeholders(r.names ? &*r.names : nullptr, r.values ? &*r.values : nullptr);
+  ParsedRead parsed;
+  if (key_expression) {
+    parsed.key_condition = expr::parse_condition(*key_expression, expr::ConditionKind::KeyCondition, placeholders);
+  }
+  if (r.filter_expression) {
+    parsed.filter = expr::parse_condition(*r.filter_expression, expr::ConditionKind::Filter, placeholders);
+  } else if (r.filter) {
+    parsed.filter = expr::convert_filter(*r.filter, expr::parse_conditional_operator(r.conditional_operator, r.filter->size()));
+  }
+  if (r.projection_expression) {
+    parsed.projection = expr::parse_projection(*r.projection_expression, placeholders);
+  } else if (r.attributes_to_get) {
+    parsed.projection = expr::convert_attributes_to_get(*r.attributes_to_get);
+  }
+  placeholders.check_all_used();
+  return parsed;
+}
+
+const char* projection_parameter(const ReadParameters& r) {
+  return r.projection_expression ? "ProjectionExpression" : "AttributesToGet";
+}
+
+// Index lookup, Select rules and the key being read.
+void resolve_target(const ReadParameters& r, const TableSchema& table, ReadSpec& spec, const char* operation) {
+  if (r.index_name) {
+    spec.index = table.find_index(*r.index_name);
+    if (spec.index == nullptr) {
+      throw ApiError::validation("The table does not have the specified index: " + *r.index_name);
+    }
+    spec.key = spec.index->key;
+  } else {
+    spec.key = table.key;
+  }
+  bool global = spec.index != nullptr &&
+                std::any_of(table.global_indexes.begin(), table.global_indexes.end(),
+                            [&](const IndexSchema& i) { return &i == spec.index; });
+  bool has_projection = spec.projection.has_value();
+  if (r.select) {
+    switch (*r.select) {
+      case Select::SpecificAttributes:
+        if (!has_projection) {
+          throw ApiError::validation(
+              "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES");
+        }
+        break;
+      case Select::AllProjectedAttributes:
+        if (spec.index == nullptr) {
+          throw ApiError::validation(std::string("ALL_PROJECTED_ATTRIBUTES can be used only when ") + operation +
+                                     " using an IndexName");
+        }
+        if (has_projection) {
+          throw ApiError::validation(std::string("Cannot specify the ") + projection_parameter(r) +
+                                     " when choosing to get ALL_PROJECTED_ATTRIBUTES");
+        }
+        break;
+      case Select::Count:
+        if (has_projection) {
+          throw ApiError::validation(std::string("Cannot specify the ") + projection_parameter(r) +
+                                     " when choosing to get only the Count");
+        }
+        break;
+      case Select::AllAttributes:
+        if (has_projection) {
+          throw ApiError::validation(std::string("Cannot specify the ") + projection_parameter(r) +
+                                     " when choosing to get ALL_ATTRIBUTES");
+        }
+        if (global && spec.index->projection.type != ProjectionType::All) {
+          throw ApiError::invalid_parameter("Select type ALL_ATTRIBUTES is not supported for global secondary index " +
+                                            spec.index->name + " because its projection type is not ALL");
+        }
+        break;
+    }
+    spec.select = *r.select;
+  } else {
+    spec.select = has_projection ? Select::SpecificAttributes
+                                 : (spec.index != nullptr ? Select::AllProjectedAttributes : Select::AllAttributes);
+  }
+  if (global && r.consistent_read) {
+    throw ApiError::validation("Consistent reads are not supported on global secondary indexes");
+  }
+  if (spec.index == nullptr || spec.index->projection.type == ProjectionType::All) return;
+  // Attributes asked for that the index does not hold.
+  std::vector<std::string> missing;
+  auto note = [&](const expr::Path& p) {
+    if (!table.projects(*spec.index, p.root()) &&
+        std::find(missing.begin(), missing.end(), p.root()) == missing.end()) {
+      missing.push_back(p.root());
+    }
+  };
+  if (spec.projection) {
+    for (const auto& p : *spec.projection) note(p);
+  }
+  if (global && !missing.empty()) {
+    std::string list;
+    for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+    throw ApiError::invalid_parameter("Global secondary index " + spec.index->name + " does not project [" + list + "]");
+  }
+  std::vector<const expr::Path*> filter_paths;
+  collect_paths(spec.filter, filter_paths);
+  for (const expr::Path* p : filter_paths) note(*p);
+  spec.fetch_table_items = !global && (spec.select == Select::AllAttributes || !missing.empty());
+}
+
+// ExclusiveStartKey: exactly the table's key, plus the index's key when reading an index.
+void check_start_key(const Item& start, const TableSchema& table, const ReadSpec& spec) {
+  auto invalid = [](const std::string& detail = {}) {
+    return ApiError::validation("The provided starting key is invalid" + (detail.empty() ? "" : ": " + detail));
+  };
+  std::vector<KeyElement> expected{table.key.partition};
+  if (table.key.sort) expected.push_back(*table.key.sort);
+  if (spec.index != nullptr) {
+    for (const KeyElement* k : {&spec.index->key.partition, spec.index->key.sort ? &*spec.index->key.sort : nullptr}) {
+      if (k != nullptr && std::none_of(expected.begin(), expected.end(),
+                                       [&](const KeyElement& e) { return e.name == k->name; })) {
+        expected.push_back(*k);
+      }
+    }
+  } else if (start.size() != expected.size()) {
+    throw ApiError::validation("Exclusive Start Key must have same size as table's key schema");
+  }
+  if (start.size() != expected.size()) throw invalid();
+  for (const KeyElement& k : expected) {
+    const AttributeValue* v = start.find(k.name);
+    if (v == nullptr) throw invalid();
+    if (v->type() != to_attribute_type(k.type)) throw invalid("The provided key element does not match the schema");
+  }
+  try {
+    key_from_key(table.key, key_attributes(table.key, start));
+  } catch (const ApiError& e) {
+    throw invalid(e.message());
+  }
+}
+
+}  // namespace
+
+QueryRequest decode_query(json::object body) {
+  QueryRequest r;
+  ConstraintErrors errors;
+  for (auto field : body) {
+    std::string_view key = field.unescaped_key().value();
+    json::value value = field.value();
+    if (read_member(key, value, r.read, errors)) continue;
+    if (key == "KeyConditionExpression") {
+      r.key_condition_expression = decode::optional_string(value);
+    } else if (key == "KeyConditions") {
+      if (!json::is_null(value)) r.key_conditions = expr::decode_legacy_conditions(value);
+    } else if (key == "QueryFilter") {
+      if (!json::is_null(value)) r.read.filter = expr::decode_legacy_conditions(value);
+    } else if (key == "ScanIndexForward") {
+      r.scan_index_forward = json::is_null(value) || json::read_bool(value);
+    }
+  }
+  check_read_constraints(r.read, errors);
+  errors.throw_if_any();
+  return r;
+}
+
+ScanRequest decode_scan(json::object body) {
+  ScanRequest r;
+  ConstraintErrors errors;
+  for (auto field : body) {
+    std::string_view key = field.unescaped_key().value();
+    json::value value = field.value();
+    if (read_member(key, value, r.read, errors)) continue;
+    if (key == "ScanFilter") {
+      if (!json::is_null(value)) r.read.filter = expr::decode_legacy_conditions(value);
+    } else if (key == "Segment") {
+      r.segment = optional_integer(value);
+    } else if (key == "TotalSegments") {
+      r.total_segments = optional_integer(value);
+    }
+  }
+  check_read_constraints(r.read, errors);
+  if (r.segment && *r.segment < 0) {
+    errors.add(std::to_string(*r.segment), "segment", "Member must have value greater than or equal to 0",
+               decode::kRankSegment);
+  }
+  if (r.segment && *r.segment > 999999) {
+    errors.add(std::to_string(*r.segment), "segment", "Member must have value less than or equal to 999999",
+               decode::kRankSegment);
+  }
+  if (r.total_segments && *r.total_segments < 1) {
+    errors.add(std::to_string(*r.total_segments), "totalSegments", "Member must have value greater than or equal to 1",
+               decode::kRankSegment);
+  }
+  if (r.total_segments && *r.total_segments > 1000000) {
+    errors.add(std::to_string(*r.total_segments), "totalSegments",
+               "Member must have value less than or equal to 1000000", decode::kRankSegment);
+  }
+  errors.throw_if_any();
+  return r;
+}
+
+ReadSpec validate_query(const QueryRequest& request, const TableSchema& table) {
+  const ReadParameters& r = request.read;
+  if (!request.key_condition_expression && !request.key_conditions) {
+    throw ApiError::validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
+  }
+  ParsedRead parsed = parse_read(r, "QueryFilter", request.key_condition_expression, request.key_conditions);
+  ReadSpec spec;
+  spec.filter = std::move(parsed.filter);
+  spec.projection = std::move(parsed.projection);
+  resolve_target(r, table, spec, "Querying");
+  spec.key_condition = parsed.key_condition ? expr::extract_key_condition(*parsed.key_condition, spec.key)
+                                            : expr::convert_key_conditions(*request.key_conditions, spec.key);
+  check_filter_keys(spec.filter, spec.key, r.filter_expression ? "Filter Expression" : "QueryFilter");
+  spec.limit = r.limit;
+  spec.forward = request.scan_index_forward;
+  spec.consistent = r.consistent_read;
+  if (r.exclusive_start_key) {
+    check_start_key(*r.exclusive_start_key, table, spec);
+    const Item& start = *r.exclusive_start_key;
+    const expr::KeyCondition& kc = *spec.key_condition;
+    const AttributeValue* partition = start.find(spec.key.partition.name);
+    bool in_range = partition != nullptr && *partition == kc.partition;
+    if (in_range && kc.sort) {
+      const AttributeValue* sort = start.find(kc.sort->name);
+      in_range = sort != nullptr && expr::matches_sort_condition(*kc.sort, *sort);
+    }
+    if (!in_range) throw ApiError::validation("The provided starting key does not match the range key predicate");
+    spec.exclusive_start_key = start;
+  }
+  return spec;
+}
+
+ReadSpec validate_scan(const ScanRequest& request, const TableSchema& table) {
+  const ReadParameters& r = request.read;
+  if (request.segment && !request.total_segments) {
+    throw ApiError::validation("The TotalSegments parameter is required but was not present in the request when "
+                               "Segment parameter is present");
+  }
+  if (request.total_segments && !request.segment) {
+    throw ApiError::validation("The Segment parameter is required but was not present in the request when parameter "
+                               "TotalSegments is present");
+  }
+  if (request.segment && *request.segment >= *request.total_segments) {
+    throw ApiError::validation("The Segment parameter is zero-based and must be less than parameter TotalSegments: "
+                               "Segment: " + std::to_string(*request.segment) +
+                               " is not less than TotalSegments: " + std::to_string(*request.total_segments));
+  }
+  ParsedRead parsed = parse_read(r, "ScanFilter", std::nullopt, std::nullopt);
+  ReadSpec spec;
+  spec.filter = std::move(parsed.filter);
+  spec.projection = std::move(parsed.projection);
+  resolve_target(r, table, spec, "Querying");
+  spec.limit = r.limit;
+  spec.consistent = r.consistent_read;
+  if (request.segment) {
+    spec.segment = *request.segment;
+    spec.total_segments = *request.total_segments;
+  }
+  if (r.exclusive_start_key) {
+    check_start_key(*r.exclusive_start_key, table, spec);
+    spec.exclusive_start_key = *r.exclusive_start_key;
+  }
+  return spec;
+}
+
+}  // namespace dynamod

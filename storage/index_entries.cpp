@@ -1,0 +1,82 @@
+#include "storage/index_entries.h"
+
+#include <algorithm>
+
+#include "metering/item_size.h"
+#include "protocol/api_error.h"
+#include "storage/item_codec.h"
+#include "storage/key_codec.h"
+
+namespace dynamod::indexes {
+namespace {
+
+void check_key(const KeyElement& k, const IndexSchema& index, const Item& item) {
+  const AttributeValue* v = item.find(k.name);
+  if (v == nullptr) return;
+  if (v->type() != to_attribute_type(k.type)) {
+    throw ApiError::invalid_parameter("Type mismatch for Index Key " + k.name +
+                                      " Expected: " + std::string(scalar_type_name(k.type)) +
+                                      " Actual: " + std::string(type_name(v->type())) + " IndexName: " + index.name);
+  }
+  bool empty = (v->type() == AttributeType::S && v->as_string().empty()) ||
+               (v->type() == AttributeType::B && v->as_binary().empty());
+  if (empty) {
+    throw ApiError::validation(
+        "One or more parameter values are not valid. A value specified for a secondary index key is not supported. "
+        "The AttributeValue for a key attribute cannot contain an empty " +
+        std::string(v->type() == AttributeType::S ? "string" : "binary") + " value. IndexName: " + index.name +
+        ", IndexKey: " + k.name);
+  }
+}
+
+}  // namespace
+
+void check_index_keys(const TableSchema& table, const Item& item) {
+  for (const auto* family : {&table.local_indexes, &table.global_indexes}) {
+    for (const auto& index : *family) {
+      check_key(index.key.partition, index, item);
+      if (index.key.sort) check_key(*index.key.sort, index, item);
+    }
+  }
+}
+
+bool in_index(const IndexSchema& index, const Item& item) {
+  if (item.find(index.key.partition.name) == nullptr) return false;
+  return !index.key.sort || item.find(index.key.sort->name) != nullptr;
+}
+
+Item project(const TableSchema& table, const IndexSchema& index, const Item& item) {
+  if (index.projection.type == ProjectionType::All) return item;
+  Item out;
+  for (const auto& [name, value] : item) {
+    if (table.projects(index, name)) out.append_sorted(name, value);
+  }
+  return out;
+}
+
+std::string component(const TableSchema& table, const IndexSchema& index, const Item& keys) {
+  std::string out;
+  if (index.key.sort) keys::append_sortable(out, *keys.find(index.key.sort->name));
+  keys::Hash128 h = keys::hash_partition_key(*keys.find(table.key.partition.name));
+  out.append(h.data(), h.size());
+  if (table.key.sort) keys::append_sortable(out, *keys.find(table.key.sort->name));
+  return out;
+}
+
+std::optional<Entry> entry_for(const TableSchema& table, const IndexSchema& index, const Item& item) {
+  if (!in_index(index, item)) return std::nullopt;
+  const AttributeValue& partition = *item.find(index.key.partition.name);
+  std::string tail = component(table, index, item);
+  std::string image;
+  keys::append_sortable(image, partition);
+  image += tail;
+  Entry entry;
+  entry.stored_key = keys::partition_prefix(index.id, partition) + tail;
+  entry.stored_key = keys::to_stored_key(std::move(entry.stored_key));
+  Item projected = project(table, index, item);
+  entry.size = metering::item_size(projected);
+  entry.record = items::encode(projected, static_cast<std::uint32_t>(entry.size), image);
+  return entry;
+}
+
+}  // namespace dynamod::indexes

@@ -1,0 +1,45 @@
+#pragma once
+// An item's entries in its table's secondary indexes.
+//
+// An index entry's stored key is
+//   index id ‖ hash(index partition key) ‖ [sortable(index sort key)]
+//   ‖ hash(table partition key) ‖ [sortable(table sort key)]
+// so entries with equal index keys are all kept, in a stable order, and one
+// index partition is contiguous. Its record holds the projected attributes
+// (always with the table's and the index's keys) with the key image
+// sortable(index partition key) ‖ everything after the hash: the same shape
+// as a table item's, so PartitionScan reads both alike.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "protocol/attribute_value.h"
+#include "protocol/table_schema.h"
+
+namespace dynamod::indexes {
+
+struct Entry {
+  std::string stored_key;
+  std::string record;
+  std::uint64_t size = 0;  // metered size of the projected entry
+};
+
+// The service's ValidationException for an index key attribute of the wrong
+// type, or an empty one.
+void check_index_keys(const TableSchema& table, const Item& item);
+
+// True if `item` has both key attributes of `index` (secondary indexes are sparse).
+bool in_index(const IndexSchema& index, const Item& item);
+
+// The projection of `item` into `index`: its keys and the projected attributes.
+Item project(const TableSchema& table, const IndexSchema& index, const Item& item);
+
+// The entry of `item` in `index`, or nullopt if the item is not in it.
+std::optional<Entry> entry_for(const TableSchema& table, const IndexSchema& index, const Item& item);
+
+// The bytes after the index partition prefix for an item with these key
+// attributes (table and index keys): where a Query resumes.
+std::string component(const TableSchema& table, const IndexSchema& index, const Item& keys);
+
+}  // namespace dynamod::indexes

@@ -1,0 +1,125 @@
+#include "storage/item_change.h"
+
+#include <cstring>
+
+#include "metering/capacity.h"
+#include "protocol/key_validation.h"
+#include "storage/key_codec.h"
+
+namespace dynamod {
+namespace {
+
+std::uint64_t read_u64(std::string_view bytes) {
+  std::uint64_t v = 0;
+  if (bytes.size() == 8) std::memcpy(&v, bytes.data(), 8);
+  return v;
+}
+
+}  // namespace
+
+void ItemChange::plan(WriteContext& ctx) {
+  const TableSchema& schema = table_.schema;
+  std::uint64_t old_local_bytes = 0;
+  std::uint64_t new_local_bytes = 0;
+  index_writes_.clear();
+  for (bool global : {false, true}) {
+    for (const auto& index : global ? schema.global_indexes : schema.local_indexes) {
+      IndexWrite w;
+      w.index = &index;
+      w.global = global;
+      if (old_ != nullptr) w.old_entry = indexes::entry_for(schema, index, *old_);
+      if (new_ != nullptr) w.new_entry = indexes::entry_for(schema, index, *new_);
+      if (w.old_entry && w.new_entry) {
+        if (w.old_entry->stored_key != w.new_entry->stored_key) {
+          w.writes = 2;
+        } else if (w.old_entry->record != w.new_entry->record) {
+          w.writes = 1;
+        }
+      } else if (w.old_entry || w.new_entry) {
+        w.writes = 1;
+      }
+      if (!global) {
+        if (w.old_entry) old_local_bytes += w.old_entry->size;
+        if (w.new_entry) new_local_bytes += w.new_entry->size;
+      }
+      index_writes_.push_back(std::move(w));
+    }
+  }
+  if (schema.local_indexes.empty()) return;
+  // With local indexes, an item's size includes its local index entries.
+  if (!new_record_.empty() && new_size_ + new_local_bytes > kMaxItemSize) {
+    throw ApiError::validation("Item size has exceeded the maximum allowed size");
+  }
+  collection_key_ = keys::partition_prefix(schema.id, at_.key.partition);
+  std::uint64_t current = 0;
+  if (auto stored = ctx.txn().get(ctx.dbs().collections, collection_key_)) current = read_u64(*stored);
+  std::uint64_t before = (old_exists_ ? old_size_ : 0) + old_local_bytes;
+  std::uint64_t after = (new_record_.empty() ? 0 : new_size_) + new_local_bytes;
+  std::uint64_t next = current - std::min(current, before) + after;
+  // A write that grows a full collection fails; one that shrinks it succeeds.
+  if (after > before && next > ctx.store().item_collection_limit()) {
+    throw ApiError(ErrorCode::ItemCollectionSizeLimitExceededException, "Collection size exceeded.");
+  }
+  collection_size_ = next;
+}
+
+void ItemChange::apply(WriteContext& ctx) {
+  auto& txn = ctx.txn();
+  std::int64_t item_delta = (new_record_.empty() ? 0 : 1) - (old_exists_ ? 1 : 0);
+  std::int64_t byte_delta = static_cast<std::int64_t>(new_record_.empty() ? 0 : new_size_) -
+                            static_cast<std::int64_t>(old_exists_ ? old_size_ : 0);
+  if (!new_record_.empty()) {
+    txn.put(ctx.dbs().items, at_.stored_key, new_record_);
+  } else if (old_exists_) {
+    txn.del(ctx.dbs().items, at_.stored_key);
+  }
+  ctx.add_stats(table_, item_delta, byte_delta);
+  for (const IndexWrite& w : index_writes_) {
+    if (w.writes == 0) continue;
+    if (w.old_entry && (!w.new_entry || w.old_entry->stored_key != w.new_entry->stored_key)) {
+      txn.del(ctx.dbs().indexes, w.old_entry->stored_key);
+    }
+    if (w.new_entry) txn.put(ctx.dbs().indexes, w.new_entry->stored_key, w.new_entry->record);
+    std::int64_t entries = (w.new_entry ? 1 : 0) - (w.old_entry ? 1 : 0);
+    std::int64_t bytes = static_cast<std::int64_t>(w.new_entry ? w.new_entry->size : 0) -
+                         static_cast<std::int64_t>(w.old_entry ? w.old_entry->size : 0);
+    ctx.add_stats(table_.stats_of(*w.index), w.index->id, entries, bytes);
+  }
+  if (collection_size_) {
+    if (*collection_size_ == 0) {
+      txn.del(ctx.dbs().collections, collection_key_);
+    } else {
+      std::uint64_t v = *collection_size_;
+      txn.put(ctx.dbs().collections, collection_key_, std::string_view(reinterpret_cast<const char*>(&v), 8));
+    }
+  }
+}
+
+void ItemChange::add_index_capacity(ConsumedCapacity& consumed, bool transactional) const {
+  for (const IndexWrite& w : index_writes_) {
+    if (w.writes == 0) continue;
+    double units = 0;
+    // A put is sized by the new entry, a delete by the old one; a move is both.
+    if (w.writes == 2) {
+      units = metering::write_units(w.old_entry->size, transactional) + metering::write_units(w.new_entry->size, transactional);
+    } else if (w.new_entry && w.old_entry) {
+      units = metering::write_units(std::max(w.old_entry->size, w.new_entry->size), transactional);
+    } else {
+      units = metering::write_units(w.new_entry ? w.new_entry->size : w.old_entry->size, transactional);
+    }
+    consumed.index(w.index->name, w.global).write_units += units;
+  }
+}
+
+std::optional<ItemCollectionMetrics> ItemChange::collection_metrics() const {
+  if (!collection_size_) return std::nullopt;
+  ItemCollectionMetrics metrics;
+  metrics.key.set(table_.schema.key.partition.name, at_.key.partition);
+  // The service reports a range around the size in GB: [floor, floor + 1].
+  double gb = static_cast<double>(*collection_size_) / static_cast<double>(1ull << 30);
+  metrics.lower_gb = static_cast<double>(static_cast<std::uint64_t>(gb));
+  metrics.upper_gb = metrics.lower_gb + 1;
+  return metrics;
+}
+
+}  // namespace dynamod

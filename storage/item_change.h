@@ -1,0 +1,72 @@
+#pragma once
+// ItemChange: one item's change (put, replace or delete) and everything that
+// follows from it: the table's record, each secondary index's entry, the item
+// collection's size (tables with local secondary indexes), the counters, and
+// the write capacity the indexes consume.
+//
+// plan() computes everything and enforces the limits (item size with its
+// local index entries, item collection size) before anything is written;
+// apply() then writes. Put, update, delete, batches and transactions share it.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocol/consumed_capacity.h"
+#include "storage/index_entries.h"
+#include "storage/item_ops.h"
+#include "storage/write_queue.h"
+
+namespace dynamod {
+
+class ItemChange {
+ public:
+  ItemChange(const Table& table, const ops::ItemLocation& location) : table_(table), at_(location) {}
+
+  // The item before and after (null: deleted). `record` is the new item's
+  // encoding. The old item need only be decoded for tables with indexes.
+  void set_old(bool exists, const Item* item, std::uint64_t size) {
+    old_exists_ = exists;
+    old_ = item;
+    old_size_ = size;
+  }
+  void set_new(const Item* item, std::string record, std::uint64_t size) {
+    new_ = item;
+    new_record_ = std::move(record);
+    new_size_ = size;
+  }
+
+  // Computes index entries and collection sizes; throws the service's errors
+  // (item or collection too large) before any write.
+  void plan(WriteContext& ctx);
+  void apply(WriteContext& ctx);
+
+  // Adds the index writes to `consumed` (the table's own units are the caller's).
+  void add_index_capacity(ConsumedCapacity& consumed, bool transactional) const;
+  // For tables with local secondary indexes.
+  std::optional<ItemCollectionMetrics> collection_metrics() const;
+
+ private:
+  struct IndexWrite {
+    const IndexSchema* index = nullptr;
+    bool global = false;
+    std::optional<indexes::Entry> old_entry;
+    std::optional<indexes::Entry> new_entry;
+    int writes = 0;  // 0, 1 (put or delete) or 2 (moved between index keys)
+  };
+
+  const Table& table_;
+  const ops::ItemLocation& at_;
+  bool old_exists_ = false;
+  const Item* old_ = nullptr;
+  std::uint64_t old_size_ = 0;
+  const Item* new_ = nullptr;
+  std::string new_record_;
+  std::uint64_t new_size_ = 0;
+  std::vector<IndexWrite> index_writes_;
+  std::optional<std::uint64_t> collection_size_;  // after the change
+  std::string collection_key_;
+};
+
+}  // namespace dynamod

@@ -1,0 +1,293 @@
+#include "storage/read_ops.h"
+
+#include "metering/capacity.h"
+#include "protocol/attribute_json.h"
+#include "protocol/expr/evaluate.h"
+#include "protocol/expr/projection.h"
+#include "protocol/json_writer.h"
+#include "protocol/key_validation.h"
+#include "storage/index_entries.h"
+#include "storage/item_codec.h"
+#include "storage/item_ops.h"
+#include "storage/key_codec.h"
+#include "storage/partition_scan.h"
+
+namespace dynamod::ops {
+namespace {
+
+std::string sortable_of(const AttributeValue& v) {
+  std::string out;
+  keys::append_sortable(out, v);
+  return out;
+}
+
+// What a read walks: the table's items or one index's entries.
+struct Target {
+  const TableSchema& table;
+  const IndexSchema* index;
+  lmdb::Dbi dbi;
+
+  std::uint32_t key_space() const { return index != nullptr ? index->id : table.id; }
+  const KeyDef& key() const { return index != nullptr ? index->key : table.key; }
+
+  // The key attributes a LastEvaluatedKey holds: the table's, plus the index's.
+  Item last_key(const Item& item) const {
+    Item out = key_attributes(table.key, item);
+    if (index != nullptr) {
+      for (const auto& [name, value] : key_attributes(index->key, item)) out.set(name, value);
+    }
+    return out;
+  }
+};
+
+Target target_of(Store& store, const TableSchema& table, const ReadSpec& spec) {
+  return Target{table, spec.index, spec.index != nullptr ? store.dbs().indexes : store.dbs().items};
+}
+
+// Collects one page: counts what is read, applies the filter and the
+// projection to what is returned, and stops at Limit or 1 MB.
+class Page {
+ public:
+  Page(const ReadSpec& spec, const Target& target, const lmdb::TxnBase& txn, lmdb::Dbi items)
+      : spec_(spec), target_(target), txn_(txn), items_(items) {
+    if (spec.select != Select::Count) out_.begin_array();
+  }
+
+  // Takes one item (or index entry) read; returns false when the page is full after it.
+  bool add(std::string_view record) {
+    ++scanned_;
+    bytes_ += items::metered_size(record);
+    last_record_ = record;
+    std::string_view returned = record;
+    if (spec_.fetch_table_items) {
+      auto table_record = fetch_table_item(record);
+      if (!table_record) return !full();  // the entry outlived its item: not possible in one transaction
+      returned = *table_record;
+    }
+    bool needs_item = !spec_.filter.empty() || spec_.projection;
+    std::optional<Item> item;
+    if (needs_item) item = items::decode(returned);
+    if (spec_.filter.empty() || expr::evaluate(spec_.filter, &*item)) {
+      ++count_;
+      if (spec_.select != Select::Count) {
+        if (spec_.projection) {
+          encode_item(out_, expr::project(*item, *spec_.projection));
+        } else {
+          items::write_json(out_, returned);
+        }
+      }
+    }
+    return !full();
+  }
+
+  ReadResult finish(bool stopped_early) {
+    ReadResult result;
+    if (spec_.select != Select::Count) {
+      out_.end_array();
+      result.items_json = out_.take();
+    }
+    result.count = count_;
+    result.scanned = scanned_;
+    if (stopped_early && last_record_) {
+      JsonWriter key;
+      encode_item(key, target_.last_key(items::decode(*last_record_)));
+      result.last_evaluated_key_json = key.take();
+    }
+    // One rounding over everything the page read, on what was read.
+    result.consumed.table_name = target_.table.name;
+    double units = metering::read_units(bytes_, mode());
+    if (target_.index == nullptr) {
+      result.consumed.table_read_units = units;
+    } else {
+      result.consumed.index(target_.index->name, target_.table.is_global(*target_.index)).read_units = units;
+      result.consumed.table_read_units = table_fetch_units_;
+    }
+    return result;
+  }
+
+ private:
+  bool full() const { return (spec_.limit && scanned_ >= *spec_.limit) || bytes_ >= kPageBytes; }
+  metering::ReadMode mode() const { return spec_.consistent ? metering::ReadMode::Strong : metering::ReadMode::Eventual; }
+
+  // The table item behind a local index entry; each such read is billed on its own.
+  std::optional<std::string_view> fetch_table_item(std::string_view entry) {
+    Item key = key_attributes(target_.table.key, items::decode(entry));
+    const AttributeValue* partition = key.find(target_.table.key.partition.name);
+    const AttributeValue* sort = target_.table.key.sort ? key.find(target_.table.key.sort->name) : nullptr;
+    auto record = txn_.get(items_, keys::to_stored_key(keys::encode_primary_key(target_.table.id, *partition, sort)));
+    table_fetch_units_ += metering::read_units(record ? items::metered_size(*record) : 0, mode());
+    return record;
+  }
+
+  const ReadSpec& spec_;
+  const Target& target_;
+  const lmdb::TxnBase& txn_;
+  lmdb::Dbi items_;
+  JsonWriter out_;
+  std::int64_t count_ = 0;
+  std::int64_t scanned_ = 0;
+  std::uint64_t bytes_ = 0;
+  double table_fetch_units_ = 0;
+  std::optional<std::string_view> last_record_;
+};
+
+// Byte-wise tests of an encoded sort key against a key condition.
+class SortRange {
+ public:
+  explicit SortRange(const std::optional<expr::SortCondition>& condition) {
+    if (!condition) return;
+    using expr::SortOp;
+    switch (condition->op) {
+      case SortOp::Eq: lower_ = upper_ = sortable_of(condition->value); break;
+      case SortOp::Lt: upper_ = sortable_of(condition->value); upper_inclusive_ = false; break;
+      case SortOp::Le: upper_ = sortable_of(condition->value); break;
+      case SortOp::Gt: lower_ = sortable_of(condition->value); lower_inclusive_ = false; break;
+      case SortOp::Ge: lower_ = sortable_of(condition->value); break;
+      case SortOp::Between:
+        lower_ = sortable_of(condition->value);
+        upper_ = sortable_of(*condition->upper);
+        break;
+      case SortOp::BeginsWith: {
+        const AttributeValue& v = condition->value;
+        begins_ = keys::sortable_prefix(v.type() == AttributeType::S ? v.as_string() : v.as_binary());
+        lower_ = begins_;
+        break;
+      }
+    }
+  }
+
+  // Where a scan in this direction starts (nullopt: the partition's edge).
+  std::optional<std::string> start(bool forward) const {
+    if (forward) return lower_;
+    if (begins_ || !upper_) return std::nullopt;  // backward over a prefix: from the end
+    // Index components continue after the sort key: start past every one with an equal sort key.
+    return upper_inclusive_ ? *upper_ + '\xFF' : *upper_;
+  }
+
+  // Position of an encoded sort key relative to the range in scan order:
+  // -1 not reached yet, 0 inside, 1 past it (the scan can stop).
+  int locate(std::string_view sort_key, bool forward) const {
+    bool below = lower_ && (lower_inclusive_ ? sort_key < *lower_ : sort_key <= *lower_);
+    bool above = upper_ && (upper_inclusive_ ? sort_key > *upper_ : sort_key >= *upper_);
+    if (begins_) {
+      bool match = sort_key.substr(0, begins_->size()) == *begins_;
+      above = !match && sort_key > *begins_;
+      below = !match && !above;
+    }
+    if (!below && !above) return 0;
+    return forward ? (above ? 1 : -1) : (below ? 1 : -1);
+  }
+
+ private:
+  std::optional<std::string> lower_;
+  std::optional<std::string> upper_;
+  std::optional<std::string> begins_;
+  bool lower_inclusive_ = true;
+  bool upper_inclusive_ = true;
+};
+
+// Scan segment i of n covers hash values [i * 2^64 / n, (i + 1) * 2^64 / n).
+std::string segment_bound(std::uint32_t key_space, std::int64_t segment, std::int64_t total) {
+  std::string key;
+  if (segment >= total) {
+    keys::append_table_id(key, key_space + 1);  // the next key space
+    return key;
+  }
+  keys::append_table_id(key, key_space);
+  unsigned __int128 start = (static_cast<unsigned __int128>(segment) << 64) / static_cast<unsigned __int128>(total);
+  auto position = static_cast<std::uint64_t>(start);
+  for (int shift = 56; shift >= 0; shift -= 8) key.push_back(static_cast<char>((position >> shift) & 0xFF));
+  return key;
+}
+
+// The stored key of the item (or index entry) an ExclusiveStartKey names.
+std::string start_key_of(const Target& target, const Item& start) {
+  const KeyDef& key = target.key();
+  const AttributeValue& partition = *start.find(key.partition.name);
+  if (target.index == nullptr) {
+    const AttributeValue* sort = key.sort ? start.find(key.sort->name) : nullptr;
+    return keys::to_stored_key(keys::encode_primary_key(target.key_space(), partition, sort));
+  }
+  return keys::to_stored_key(keys::partition_prefix(target.key_space(), partition) +
+                             indexes::component(target.table, *target.index, start));
+}
+
+ReadResult finish(Page& page, bool stopped_early, const ReadParameters& r) {
+  ReadResult result = page.finish(stopped_early);
+  result.return_consumed_capacity = r.return_consumed_capacity;
+  return result;
+}
+
+}  // namespace
+
+ReadResult query(Store& store, const Scope& scope, const QueryRequest& request) {
+  TablePtr table = resolve_table(store, scope, *request.read.table_name);
+  ReadSpec spec = validate_query(request, table->schema);
+  Target target = target_of(store, table->schema, spec);
+  const expr::KeyCondition& kc = *spec.key_condition;
+  SortRange range(kc.sort);
+  const std::optional<KeyElement>& sort_key = target.key().sort;
+
+  auto txn = store.read();
+  const std::string partition_image = sortable_of(kc.partition);
+  PartitionScan scan(txn, target.dbi, keys::partition_prefix(target.key_space(), kc.partition),
+                     partition_image.size(), spec.forward);
+  if (spec.exclusive_start_key) {
+    std::string start = start_key_of(target, *spec.exclusive_start_key);
+    scan.start(start.substr(keys::kTableIdSize + keys::kHashSize), false);
+  } else {
+    std::optional<std::string> from = range.start(spec.forward);
+    scan.start(from, true);
+  }
+
+  Page page(spec, target, txn, store.dbs().items);
+  bool stopped_early = false;
+  while (auto entry = scan.next()) {
+    // The partition hash matched; make sure the value does too.
+    if (items::key_image(entry->record).substr(0, partition_image.size()) != partition_image) continue;
+    if (sort_key) {
+      std::string_view component = entry->component;
+      int where = range.locate(component.substr(0, keys::sortable_length(component, to_attribute_type(sort_key->type))),
+                               spec.forward);
+      if (where > 0) break;
+      if (where < 0) continue;
+    }
+    if (!page.add(entry->record)) {
+      stopped_early = true;
+      break;
+    }
+  }
+  return finish(page, stopped_early, request.read);
+}
+
+ReadResult scan(Store& store, const Scope& scope, const ScanRequest& request) {
+  TablePtr table = resolve_table(store, scope, *request.read.table_name);
+  ReadSpec spec = validate_scan(request, table->schema);
+  Target target = target_of(store, table->schema, spec);
+
+  std::string begin = segment_bound(target.key_space(), spec.segment, spec.total_segments);
+  std::string end = segment_bound(target.key_space(), spec.segment + 1, spec.total_segments);
+  std::optional<std::string> start_after;
+  if (spec.exclusive_start_key) {
+    start_after = start_key_of(target, *spec.exclusive_start_key);
+    if (*start_after < begin || *start_after >= end) {
+      throw ApiError::validation("Exclusive start key must lie within the segment");
+    }
+  }
+
+  auto txn = store.read();
+  auto cursor = txn.cursor(target.dbi);
+  auto entry = cursor.seek(start_after ? *start_after : begin);
+  if (entry && start_after && entry->first == *start_after) entry = cursor.next();
+  Page page(spec, target, txn, store.dbs().items);
+  bool stopped_early = false;
+  for (; entry && entry->first < end; entry = cursor.next()) {
+    if (!page.add(entry->second)) {
+      stopped_early = true;
+      break;
+    }
+  }
+  return finish(page, stopped_early, request.read);
+}
+
+}  // namespace dynamod::ops

@@ -1,0 +1,160 @@
+// Applying updates: every action, list element removal, sets, arithmetic,
+// and the service's errors in the service's order (checked against DynamoDB
+// Local, b6.py and the differential runs in /work/notes/research/expr).
+#include "tests/unit/expr/expr_test_util.h"
+
+#include "protocol/expr/number_arithmetic.h"
+
+namespace dynamod::expr::test {
+namespace {
+
+Item base() {
+  return item(R"({"pk":{"S":"u1"},"n":{"N":"5"},"s":{"S":"str"},"l":{"L":[{"N":"0"},{"N":"1"},{"N":"2"},{"N":"3"}]},
+    "m":{"M":{"x":{"N":"1"},"y":{"M":{}}}},"ss":{"SS":["a","b"]},"ns":{"NS":["1","2"]},"bo":{"BOOL":true}})");
+}
+
+// Applies `text` to base() and returns the JSON of attribute `name` ("" if absent).
+std::string after(std::string_view text, std::string_view name, const Item* old = nullptr) {
+  Fixture f;
+  Item start = base();
+  Item out = apply_update(parse_update(text, f.p), old ? old : &start);
+  const AttributeValue* v = out.find(name);
+  if (!v) return "";
+  Item one;
+  one.set(std::string(name), *v);
+  return to_json(one);
+}
+
+std::string apply_error(std::string_view text) {
+  Fixture f;
+  Item start = base();
+  auto u = parse_update(text, f.p);
+  return error_of([&] { apply_update(u, &start); });
+}
+
+}  // namespace
+
+TEST_CASE("expr: SET") {
+  CHECK(after("SET a = :v", "a") == R"({"a":{"N":"1"}})");
+  CHECK(after("SET a = n", "a") == R"({"a":{"N":"5"}})");
+  CHECK(after("SET a = n + :v", "a") == R"({"a":{"N":"6"}})");
+  CHECK(after("SET n = n - :v", "n") == R"({"n":{"N":"4"}})");
+  CHECK(after("SET a = :p1 + :p2", "a") == R"({"a":{"N":"0.3"}})");
+  CHECK(after("SET a = list_append(l, :l)", "a") ==
+        R"({"a":{"L":[{"N":"0"},{"N":"1"},{"N":"2"},{"N":"3"},{"N":"9"}]}})");
+  CHECK(after("SET a = list_append(:l, l)", "a") ==
+        R"({"a":{"L":[{"N":"9"},{"N":"0"},{"N":"1"},{"N":"2"},{"N":"3"}]}})");
+  CHECK(after("SET a = if_not_exists(nope, :v)", "a") == R"({"a":{"N":"1"}})");
+  CHECK(after("SET a = if_not_exists(n, :v)", "a") == R"({"a":{"N":"5"}})");
+  CHECK(after("SET l = list_append(if_not_exists(l, :l), :l)", "l") ==
+        R"({"l":{"L":[{"N":"0"},{"N":"1"},{"N":"2"},{"N":"3"},{"N":"9"}]}})");
+  CHECK(after("SET m.y.z = :v", "m") == R"({"m":{"M":{"x":{"N":"1"},"y":{"M":{"z":{"N":"1"}}}}}})");
+  CHECK(after("SET l[1] = :w", "l") == R"({"l":{"L":[{"N":"0"},{"N":"2"},{"N":"2"},{"N":"3"}]}})");
+  CHECK(after("SET l[10] = :w", "l") == R"({"l":{"L":[{"N":"0"},{"N":"1"},{"N":"2"},{"N":"3"},{"N":"2"}]}})");
+  CHECK(after("SET l[11] = :v, l[10] = :w", "l") ==
+        R"({"l":{"L":[{"N":"0"},{"N":"1"},{"N":"2"},{"N":"3"},{"N":"2"},{"N":"1"}]}})");
+  // Every value is computed from the old item.
+  CHECK(after("SET n = :v, a = n", "a") == R"({"a":{"N":"5"}})");
+  // An update of a missing item starts from nothing.
+  Fixture f;
+  Item created = apply_update(parse_update("SET a = :v", f.p), nullptr);
+  CHECK(to_json(created) == R"({"a":{"N":"1"}})");
+}
+
+TEST_CASE("expr: REMOVE, including list elements") {
+  CHECK(after("REMOVE n", "n") == "");
+  CHECK(after("REMOVE nope", "n") == R"({"n":{"N":"5"}})");
+  CHECK(after("REMOVE l[1], l[2]", "l") == R"({"l":{"L":[{"N":"0"},{"N":"3"}]}})");  // old indexes
+  CHECK(after("REMOVE l[2], l[1]", "l") == R"({"l":{"L":[{"N":"0"},{"N":"3"}]}})");
+  CHECK(after("REMOVE l[10]", "l") == R"({"l":{"L":[{"N":"0"},{"N":"1"},{"N":"2"},{"N":"3"}]}})");
+  CHECK(after("REMOVE l[0] SET l[1] = :v", "l") == R"({"l":{"L":[{"N":"1"},{"N":"2"},{"N":"3"}]}})");
+  CHECK(after("REMOVE m.x, m.y", "m") == R"({"m":{"M":{}}})");
+  CHECK(after("REMOVE m.nope", "m") == R"({"m":{"M":{"x":{"N":"1"},"y":{"M":{}}}}})");
+}
+
+TEST_CASE("expr: ADD on numbers and sets") {
+  CHECK(after("ADD n :v", "n") == R"({"n":{"N":"6"}})");
+  CHECK(after("ADD a :v", "a") == R"({"a":{"N":"1"}})");
+  CHECK(after("ADD ss :ss2", "ss") == R"({"ss":{"SS":["a","b","c"]}})");
+  CHECK(after("ADD ss :ss", "ss") == R"({"ss":{"SS":["a","b"]}})");
+  CHECK(after("ADD newset :ss", "newset") == R"({"newset":{"SS":["a"]}})");
+  CHECK(after("ADD ns :ns", "ns") == R"({"ns":{"NS":["1","2"]}})");
+  CHECK(after("ADD m.x :v", "m") == R"({"m":{"M":{"x":{"N":"2"},"y":{"M":{}}}}})");
+  CHECK(after("ADD m.q :v", "m") == R"({"m":{"M":{"q":{"N":"1"},"x":{"N":"1"},"y":{"M":{}}}}})");
+  CHECK(after("ADD l[1] :v", "l") == R"({"l":{"L":[{"N":"0"},{"N":"2"},{"N":"2"},{"N":"3"}]}})");
+}
+
+TEST_CASE("expr: DELETE from sets") {
+  CHECK(after("DELETE ss :ss", "ss") == R"({"ss":{"SS":["b"]}})");
+  CHECK(after("DELETE ns :ns", "ns") == R"({"ns":{"NS":["2"]}})");
+  Fixture f;
+  f.values[":ab"] = value(R"({"SS":["a","b","z"]})");
+  Item start = base();
+  Item out = apply_update(parse_update("DELETE ss :ab", f.p), &start);
+  CHECK(out.find("ss") == nullptr);  // removing every member removes the attribute
+  CHECK(after("DELETE nope :ss", "nope") == "");
+  CHECK(after("DELETE m.q :ss", "m") == R"({"m":{"M":{"x":{"N":"1"},"y":{"M":{}}}}})");
+}
+
+TEST_CASE("expr: update errors") {
+  const std::string type = "An operand in the update expression has an incorrect data type";
+  const std::string path = "The document path provided in the update expression is invalid for update";
+  const std::string missing = "The provided expression refers to an attribute that does not exist in the item";
+  CHECK(apply_error("ADD s :v") == type);
+  CHECK(apply_error("ADD n :ss") == type);
+  CHECK(apply_error("ADD ss :ns") == type);
+  CHECK(apply_error("ADD l :v") == type);
+  CHECK(apply_error("DELETE n :ss") == type);
+  CHECK(apply_error("DELETE ns :ss") == type);
+  CHECK(apply_error("SET a = s + :v") == type);
+  CHECK(apply_error("SET a = list_append(s, :l)") == type);
+  CHECK(apply_error("SET a = nope") == missing);
+  CHECK(apply_error("SET a = nope + :v") == missing);
+  CHECK(apply_error("SET a = m.nope") == missing);
+  CHECK(apply_error("SET a = l[10]") == missing);
+  CHECK(apply_error("SET a = list_append(nope, :l)") == missing);
+  CHECK(apply_error("SET a = if_not_exists(nope, nope2)") == missing);
+  CHECK(apply_error("SET nope.x = :v") == path);
+  CHECK(apply_error("SET s.x = :v") == path);
+  CHECK(apply_error("SET m[0] = :v") == path);
+  CHECK(apply_error("SET l.x = :v") == path);
+  CHECK(apply_error("SET m.q.z = :v") == path);
+  CHECK(apply_error("REMOVE nope.x") == path);
+  CHECK(apply_error("REMOVE nope[1]") == path);
+  CHECK(apply_error("REMOVE s[0]") == path);
+  CHECK(apply_error("ADD nope.x :v") == path);
+  // The service's order: ADD/DELETE types, then paths, then missing values, then types.
+  CHECK(apply_error("SET s.x = :v ADD l[1] :ss") == type);
+  CHECK(apply_error("SET a = s + :v REMOVE nope.x") == path);
+  CHECK(apply_error("SET a = s + :v, b = nope") == missing);
+  CHECK(apply_error("SET b = nope, a = s + :v") == missing);
+}
+
+TEST_CASE("expr: arithmetic is exact and bounded") {
+  auto n = [](std::string_view t) { return *Number::parse(t).number; };
+  CHECK(add_numbers(n("0.1"), n("0.2")).to_string() == "0.3");
+  CHECK(add_numbers(n("-5"), n("5")).to_string() == "0");
+  CHECK(subtract_numbers(n("1"), n("1.5")).to_string() == "-0.5");
+  CHECK(add_numbers(n("0"), n("-7")).to_string() == "-7");
+  CHECK(subtract_numbers(n("0"), n("7")).to_string() == "-7");
+  CHECK(add_numbers(n("99999999999999999999999999999999999999"), n("1")).to_string() ==
+        "100000000000000000000000000000000000000");
+  CHECK(add_numbers(n("1e-130"), n("1e-130")).to_string() == "0." + std::string(129, '0') + "2");
+  const std::string overflow = "Number overflow. Attempting to store a number with magnitude larger than supported range";
+  CHECK(error_of([&] { add_numbers(n("9.9999999999999999999999999999999999999E+125"), n("9E+125")); }) == overflow);
+  CHECK(error_of([&] { add_numbers(n("1e50"), n("1")); }) == overflow);  // needs 51 digits
+  CHECK(error_of([&] { subtract_numbers(n("1e50"), n("1")); }) == overflow);
+  CHECK(error_of([&] { add_numbers(n("-9.9E+125"), n("-9.9E+125")); }) == overflow);
+  CHECK(add_numbers(n("1e50"), n("1e50")).to_string() == "2" + std::string(50, '0'));
+}
+
+TEST_CASE("expr: updated attributes for ReturnValues") {
+  Fixture f;
+  Item start = base();
+  auto u = parse_update("SET m.x = :w, a = :v REMOVE l[1]", f.p);
+  Item out = apply_update(u, &start);
+  CHECK(to_json(updated_attributes(u, out)) == R"({"a":{"N":"1"},"l":{"L":[{"N":"2"}]},"m":{"M":{"x":{"N":"2"}}}})");
+  CHECK(to_json(updated_attributes(u, start)) == R"({"l":{"L":[{"N":"1"}]},"m":{"M":{"x":{"N":"1"}}}})");
+}
+
+}  // namespace dynamod::expr::test
