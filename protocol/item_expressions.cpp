@@ -12,7 +12,7 @@ expr::Condition parse_write_condition(const ConditionParameters& c, expr::Placeh
     return expr::convert_expected(*c.expected,
                                   expr::parse_conditional_operator(c.conditional_operator, c.expected->size()));
   }
-  if (c.conditional_operator) expr::parse_conditional_operator(c.conditional_operator, 0);
+  if (c.conditional_operator) throw ApiError::validation("ConditionalOperator cannot be used without Filter or Expected");
   return {};
 }
 
@@ -34,8 +34,10 @@ void check_put_or_delete_return_values(ReturnValues rv) {
 
 ItemExpressions parse_put_or_delete_expressions(const WriteParameters& w) {
   const ConditionParameters& c = w.condition;
+  // Parameters are named in the API model's member order.
   std::vector<std::string_view> legacy;
   if (c.expected) legacy.push_back("Expected");
+  if (c.conditional_operator) legacy.push_back("ConditionalOperator");
   std::vector<std::string_view> expressions;
   if (c.expression) expressions.push_back("ConditionExpression");
   expr::check_no_mixing(legacy, expressions);
@@ -53,6 +55,7 @@ ItemExpressions parse_update_expressions(const UpdateItemRequest& r) {
   std::vector<std::string_view> legacy;
   if (r.attribute_updates) legacy.push_back("AttributeUpdates");
   if (w.condition.expected) legacy.push_back("Expected");
+  if (w.condition.conditional_operator) legacy.push_back("ConditionalOperator");
   std::vector<std::string_view> expressions;
   if (r.update_expression) expressions.push_back("UpdateExpression");
   if (w.condition.expression) expressions.push_back("ConditionExpression");

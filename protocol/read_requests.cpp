@@ -137,16 +137,17 @@ struct ParsedRead {
 ParsedRead parse_read(const ReadParameters& r, const char* filter_name,
                       const std::optional<std::string>& key_expression,
                       const std::optional<expr::LegacyConditions>& key_conditions) {
+  // Parameters are named in the API model's member order. KeyConditions only
+  // conflicts with KeyConditionExpression (with a FilterExpression it is accepted).
   std::vector<std::string_view> legacy;
   if (r.attributes_to_get) legacy.push_back("AttributesToGet");
-  if (r.conditional_operator) legacy.push_back("ConditionalOperator");
   if (key_conditions && key_expression) legacy.push_back("KeyConditions");
   if (r.filter) legacy.push_back(filter_name);
+  if (r.conditional_operator) legacy.push_back("ConditionalOperator");
   std::vector<std::string_view> expressions;
+  if (r.projection_expression) expressions.push_back("ProjectionExpression");
   if (r.filter_expression) expressions.push_back("FilterExpression");
   if (key_expression) expressions.push_back("KeyConditionExpression");
-  if (r.projection_expression) expressions.push_back("ProjectionExpression");
-  std::sort(legacy.begin(), legacy.end());
   expr::check_no_mixing(legacy, expressions);
 
   if (r.values && !r.filter_expression && !key_expression) {
@@ -280,14 +281,11 @@ void check_start_key(const Item& start, const TableSchema& table, const ReadSpec
         expected.push_back(*k);
       }
     }
-  } else if (start.size() != expected.size()) {
-    throw ApiError::validation("Exclusive Start Key must have same size as table's key schema");
   }
   if (start.size() != expected.size()) throw invalid();
   for (const KeyElement& k : expected) {
     const AttributeValue* v = start.find(k.name);
-    if (v == nullptr) throw invalid();
-    if (v->type() != to_attribute_type(k.type)) throw invalid("The provided key element does not match the schema");
+    if (v == nullptr || v->type() != to_attribute_type(k.type)) throw invalid();
   }
   try {
     key_from_key(table.key, key_attributes(table.key, start));
@@ -377,12 +375,15 @@ ReadSpec validate_query(const QueryRequest& request, const TableSchema& table) {
     const Item& start = *r.exclusive_start_key;
     const expr::KeyCondition& kc = *spec.key_condition;
     const AttributeValue* partition = start.find(spec.key.partition.name);
-    bool in_range = partition != nullptr && *partition == kc.partition;
-    if (in_range && kc.sort) {
-      const AttributeValue* sort = start.find(kc.sort->name);
-      in_range = sort != nullptr && expr::matches_sort_condition(*kc.sort, *sort);
+    if (partition == nullptr || !(*partition == kc.partition)) {
+      throw ApiError::validation("The provided starting key is outside query boundaries based on provided conditions");
     }
-    if (!in_range) throw ApiError::validation("The provided starting key does not match the range key predicate");
+    if (kc.sort) {
+      const AttributeValue* sort = start.find(kc.sort->name);
+      if (sort == nullptr || !expr::matches_sort_condition(*kc.sort, *sort)) {
+        throw ApiError::validation("The provided starting key does not match the range key predicate");
+      }
+    }
     spec.exclusive_start_key = start;
   }
   return spec;

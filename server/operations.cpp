@@ -3,11 +3,14 @@
 #include <array>
 #include <utility>
 
+#include "protocol/attribute_json.h"
+#include "protocol/batch_requests.h"
 #include "protocol/item_requests.h"
 #include "protocol/read_requests.h"
 #include "protocol/responses.h"
 #include "protocol/table_requests.h"
 #include "server/async_write.h"
+#include "storage/batch_ops.h"
 #include "storage/item_ops.h"
 #include "storage/read_ops.h"
 #include "storage/table_ops.h"
@@ -192,7 +195,98 @@ awaitable<Reply> scan(OperationContext& ctx, json::object body) {
   co_return read_answer(ops::scan(ctx.store, ctx.scope, request));
 }
 
-constexpr std::array<std::pair<std::string_view, OperationHandler>, 11> kOperations{{
+// ---------------------------------------------------------------- batches
+
+void write_consumed_list(JsonWriter& out, const std::vector<ConsumedCapacity>& consumed, ReturnConsumedCapacity mode) {
+  if (mode == ReturnConsumedCapacity::None) return;
+  out.key("ConsumedCapacity");
+  out.begin_array();
+  for (const auto& c : consumed) encode_consumed_capacity_object(out, c, mode);
+  out.end_array();
+}
+
+awaitable<Reply> batch_get_item(OperationContext& ctx, json::object body) {
+  BatchGetItemRequest request = decode_batch_get_item(body);
+  ops::BatchGetResult result = ops::batch_get_item(ctx.store, ctx.scope, request);
+  JsonWriter out;
+  out.begin_object();
+  out.key("Responses");
+  out.begin_object();
+  for (const auto& [table, items] : result.responses) {
+    out.key(table);
+    out.begin_array();
+    for (const auto& item : items) out.raw(item);
+    out.end_array();
+  }
+  out.end_object();
+  out.key("UnprocessedKeys");
+  out.begin_object();
+  for (const auto& [index, keys] : result.unprocessed) {
+    const BatchGetTable& t = request.tables[index];
+    out.key(t.table_name);
+    out.begin_object();
+    out.key("Keys");
+    out.begin_array();
+    for (const auto& key : keys) encode_item(out, key);
+    out.end_array();
+    if (t.projection_expression) {
+      out.key("ProjectionExpression");
+      out.string(*t.projection_expression);
+    }
+    if (t.names) {
+      out.key("ExpressionAttributeNames");
+      out.begin_object();
+      for (const auto& [k, v] : *t.names) {
+        out.key(k);
+        out.string(v);
+      }
+      out.end_object();
+    }
+    if (t.attributes_to_get) {
+      out.key("AttributesToGet");
+      out.begin_array();
+      for (const auto& a : *t.attributes_to_get) out.string(a);
+      out.end_array();
+    }
+    out.key("ConsistentRead");
+    out.boolean(t.consistent_read);
+    out.end_object();
+  }
+  out.end_object();
+  write_consumed_list(out, result.consumed, result.return_consumed_capacity);
+  out.end_object();
+  co_return out.take();
+}
+
+awaitable<Reply> batch_write_item(OperationContext& ctx, json::object body) {
+  BatchWriteItemRequest request = decode_batch_write_item(body);
+  ops::PreparedBatchWrite batch = ops::prepare_batch_write(ctx.store, ctx.scope, std::move(request));
+  auto job = write_job([batch = std::move(batch)](WriteContext& w) { return ops::apply_batch_write(w, batch); });
+  ops::BatchWriteResult result = co_await async_write(ctx.writer, std::move(job));
+  JsonWriter out;
+  out.begin_object();
+  out.key("UnprocessedItems");
+  out.begin_object();
+  out.end_object();
+  write_consumed_list(out, result.consumed, result.return_consumed_capacity);
+  if (!result.item_collection_metrics.empty()) {
+    out.key("ItemCollectionMetrics");
+    out.begin_object();
+    for (const auto& [table, metrics] : result.item_collection_metrics) {
+      out.key(table);
+      out.begin_array();
+      for (const auto& m : metrics) encode_item_collection_metrics(out, m);
+      out.end_array();
+    }
+    out.end_object();
+  }
+  out.end_object();
+  co_return out.take();
+}
+
+constexpr std::array<std::pair<std::string_view, OperationHandler>, 13> kOperations{{
+    {"BatchGetItem", batch_get_item},
+    {"BatchWriteItem", batch_write_item},
     {"CreateTable", create_table},
     {"DeleteItem", delete_item},
     {"DeleteTable", delete_table},

@@ -17,7 +17,14 @@ std::uint64_t read_u64(std::string_view bytes) {
 
 }  // namespace
 
-void ItemChange::plan(WriteContext& ctx) {
+std::uint64_t CollectionSizes::get(WriteContext& ctx, const std::string& key) {
+  auto it = sizes_.find(key);
+  if (it != sizes_.end()) return it->second;
+  auto stored = ctx.txn().get(ctx.dbs().collections, key);
+  return stored ? read_u64(*stored) : 0;
+}
+
+void ItemChange::plan(WriteContext& ctx, CollectionSizes& sizes) {
   const TableSchema& schema = table_.schema;
   std::uint64_t old_local_bytes = 0;
   std::uint64_t new_local_bytes = 0;
@@ -51,8 +58,7 @@ void ItemChange::plan(WriteContext& ctx) {
     throw ApiError::validation("Item size has exceeded the maximum allowed size");
   }
   collection_key_ = keys::partition_prefix(schema.id, at_.key.partition);
-  std::uint64_t current = 0;
-  if (auto stored = ctx.txn().get(ctx.dbs().collections, collection_key_)) current = read_u64(*stored);
+  std::uint64_t current = sizes.get(ctx, collection_key_);
   std::uint64_t before = (old_exists_ ? old_size_ : 0) + old_local_bytes;
   std::uint64_t after = (new_record_.empty() ? 0 : new_size_) + new_local_bytes;
   std::uint64_t next = current - std::min(current, before) + after;
@@ -61,6 +67,7 @@ void ItemChange::plan(WriteContext& ctx) {
     throw ApiError(ErrorCode::ItemCollectionSizeLimitExceededException, "Collection size exceeded.");
   }
   collection_size_ = next;
+  sizes.set(collection_key_, next);
 }
 
 void ItemChange::apply(WriteContext& ctx) {

@@ -9,6 +9,7 @@
 // apply() then writes. Put, update, delete, batches and transactions share it.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,19 @@
 #include "storage/write_queue.h"
 
 namespace dynamod {
+
+// Item collection sizes as one job sees them while it plans several changes:
+// the stored size, updated by the changes planned so far. Planning every
+// change of a batch or transaction before applying any keeps the job
+// all-or-nothing.
+class CollectionSizes {
+ public:
+  std::uint64_t get(WriteContext& ctx, const std::string& key);
+  void set(const std::string& key, std::uint64_t size) { sizes_[key] = size; }
+
+ private:
+  std::map<std::string, std::uint64_t> sizes_;
+};
 
 class ItemChange {
  public:
@@ -39,7 +53,11 @@ class ItemChange {
 
   // Computes index entries and collection sizes; throws the service's errors
   // (item or collection too large) before any write.
-  void plan(WriteContext& ctx);
+  void plan(WriteContext& ctx, CollectionSizes& sizes);
+  void plan(WriteContext& ctx) {
+    CollectionSizes sizes;
+    plan(ctx, sizes);
+  }
   void apply(WriteContext& ctx);
 
   // Adds the index writes to `consumed` (the table's own units are the caller's).

@@ -43,13 +43,6 @@ std::string render_item(const Item& item) {
   return out.take();
 }
 
-// The table a prepared write was validated against, if it still exists.
-const Table& current_table(WriteContext& ctx, const ItemLocation& at) {
-  TablePtr now = ctx.find_table(at.table->ns, at.table->schema.name);
-  if (!now || now->schema.id != at.table->schema.id) throw ApiError::resource_not_found();
-  return *now;
-}
-
 PreparedWrite prepare_write(Store& store, const Scope& scope, const WriteParameters& w, expr::Condition condition) {
   PreparedWrite prepared;
   prepared.condition = std::move(condition);
@@ -63,7 +56,7 @@ PreparedWrite prepare_write(Store& store, const Scope& scope, const WriteParamet
 
 // The item as it is before a write, decoded only when someone needs it.
 struct OldItem {
-  std::optional<std::string_view> record;
+  std::optional<std::string_view> record;  // valid until the job writes
   std::optional<Item> item;
   std::uint64_t size = 0;
 
@@ -91,19 +84,25 @@ bool has_indexes(const Table& table) {
   return !table.schema.global_indexes.empty() || !table.schema.local_indexes.empty();
 }
 
-// Writes a planned change and reports what it cost and, when asked, its item collection.
-void commit(WriteContext& ctx, ItemChange& change, const PreparedWrite& w, WriteItemResult& result) {
-  change.plan(ctx);
-  change.apply(ctx);
-  change.add_index_capacity(result.consumed, false);
-  if (w.return_item_collection_metrics) result.item_collection_metrics = change.collection_metrics();
+PlannedWrite start_plan(WriteContext& ctx, const PreparedWrite& w) {
+  PlannedWrite planned;
+  TablePtr now = ctx.find_table(w.location.table->ns, w.location.table->schema.name);
+  // The table a prepared write was validated against must still exist.
+  if (!now || now->schema.id != w.location.table->schema.id) throw ApiError::resource_not_found();
+  planned.table = std::move(now);
+  planned.result.return_consumed_capacity = w.return_consumed_capacity;
+  planned.result.consumed.table_name = planned.table->schema.name;
+  return planned;
 }
 
-WriteItemResult start_result(const Table& table, const PreparedWrite& w) {
-  WriteItemResult result;
-  result.return_consumed_capacity = w.return_consumed_capacity;
-  result.consumed.table_name = table.schema.name;
-  return result;
+// Plans the change from the old item to `planned.new_item` (absent: a delete).
+void plan_change(WriteContext& ctx, PlannedWrite& planned, const PreparedWrite& w, OldItem& old,
+                 std::string record, std::uint64_t size, CollectionSizes& sizes) {
+  if (old.item) planned.old_item = std::move(old.item);
+  planned.change = std::make_unique<ItemChange>(*planned.table, w.location);
+  planned.change->set_old(old.exists(), planned.old_item ? &*planned.old_item : nullptr, old.size);
+  if (!record.empty()) planned.change->set_new(planned.new_item ? &*planned.new_item : nullptr, std::move(record), size);
+  planned.change->plan(ctx, sizes);
 }
 
 }  // namespace
@@ -164,21 +163,6 @@ PreparedPut prepare_put_item(Store& store, const Scope& scope, PutItemRequest re
   return put;
 }
 
-WriteItemResult apply_put_item(WriteContext& ctx, const PreparedPut& put) {
-  const PreparedWrite& w = put.write;
-  const Table& table = current_table(ctx, w.location);
-  WriteItemResult result = start_result(table, w);
-  OldItem old(ctx, w.location, !w.condition.empty() || has_indexes(table));
-  result.consumed.table_write_units = metering::write_units(std::max(old.size, put.size));
-  if (!check_condition(w, old, result)) return result;
-  if (w.return_values == ReturnValues::AllOld && old.exists()) result.attributes_json = render_record(*old.record);
-  ItemChange change(table, w.location);
-  change.set_old(old.exists(), old.get(), old.size);
-  change.set_new(put.item ? &*put.item : nullptr, put.record, put.size);
-  commit(ctx, change, w, result);
-  return result;
-}
-
 PreparedDelete prepare_delete_item(Store& store, const Scope& scope, const DeleteItemRequest& request) {
   check_put_or_delete_return_values(request.write.return_values);
   ItemExpressions expressions = parse_put_or_delete_expressions(request.write);
@@ -187,21 +171,6 @@ PreparedDelete prepare_delete_item(Store& store, const Scope& scope, const Delet
   TablePtr table = del.write.location.table;
   del.write.location = locate(table, key_from_key(table->schema.key, *request.key));
   return del;
-}
-
-WriteItemResult apply_delete_item(WriteContext& ctx, const PreparedDelete& del) {
-  const PreparedWrite& w = del.write;
-  const Table& table = current_table(ctx, w.location);
-  WriteItemResult result = start_result(table, w);
-  OldItem old(ctx, w.location, !w.condition.empty() || has_indexes(table));
-  result.consumed.table_write_units = metering::write_units(old.size);
-  if (!check_condition(w, old, result)) return result;
-  if (!old.exists()) return result;
-  if (w.return_values == ReturnValues::AllOld) result.attributes_json = render_record(*old.record);
-  ItemChange change(table, w.location);
-  change.set_old(true, old.get(), old.size);
-  commit(ctx, change, w, result);
-  return result;
 }
 
 PreparedUpdate prepare_update_item(Store& store, const Scope& scope, const UpdateItemRequest& request) {
@@ -218,21 +187,48 @@ PreparedUpdate prepare_update_item(Store& store, const Scope& scope, const Updat
   return update;
 }
 
-WriteItemResult apply_update_item(WriteContext& ctx, const PreparedUpdate& update) {
+PlannedWrite plan_put_item(WriteContext& ctx, const PreparedPut& put, CollectionSizes& sizes, bool transactional) {
+  const PreparedWrite& w = put.write;
+  PlannedWrite planned = start_plan(ctx, w);
+  WriteItemResult& result = planned.result;
+  OldItem old(ctx, w.location, !w.condition.empty() || has_indexes(*planned.table));
+  result.consumed.table_write_units = metering::write_units(std::max(old.size, put.size), transactional);
+  if (!check_condition(w, old, result)) return planned;
+  if (w.return_values == ReturnValues::AllOld && old.exists()) result.attributes_json = render_record(*old.record);
+  if (put.item) planned.new_item = *put.item;
+  plan_change(ctx, planned, w, old, put.record, put.size, sizes);
+  return planned;
+}
+
+PlannedWrite plan_delete_item(WriteContext& ctx, const PreparedDelete& del, CollectionSizes& sizes,
+                              bool transactional) {
+  const PreparedWrite& w = del.write;
+  PlannedWrite planned = start_plan(ctx, w);
+  WriteItemResult& result = planned.result;
+  OldItem old(ctx, w.location, !w.condition.empty() || has_indexes(*planned.table));
+  result.consumed.table_write_units = metering::write_units(old.size, transactional);
+  if (!check_condition(w, old, result)) return planned;
+  if (!old.exists()) return planned;
+  if (w.return_values == ReturnValues::AllOld) result.attributes_json = render_record(*old.record);
+  plan_change(ctx, planned, w, old, {}, 0, sizes);
+  return planned;
+}
+
+PlannedWrite plan_update_item(WriteContext& ctx, const PreparedUpdate& update, CollectionSizes& sizes,
+                              bool transactional) {
   const PreparedWrite& w = update.write;
-  const Table& table = current_table(ctx, w.location);
-  WriteItemResult result = start_result(table, w);
+  PlannedWrite planned = start_plan(ctx, w);
+  WriteItemResult& result = planned.result;
+  const Table& table = *planned.table;
   OldItem old(ctx, w.location, true);
-  result.consumed.table_write_units = metering::write_units(old.size);
-  if (!check_condition(w, old, result)) return result;
+  result.consumed.table_write_units = metering::write_units(old.size, transactional);
+  if (!check_condition(w, old, result)) return planned;
 
   const expr::UpdateActions& actions = update.actions;
   // A missing item is created, even by an update with no actions, unless the
-  // update only removes attributes.
-  bool only_removes = !actions.remove.empty() && actions.set.empty() && actions.add.empty() && actions.del.empty();
-  if (!old.exists() && only_removes) {
-    return result;
-  }
+  // update only removes attributes or set members.
+  bool only_removes = (!actions.remove.empty() || !actions.del.empty()) && actions.set.empty() && actions.add.empty();
+  if (!old.exists() && only_removes) return planned;
   Item item = expr::apply_update(actions, old.get());
   const PrimaryKey& key = w.location.key;
   item.set(table.schema.key.partition.name, key.partition);
@@ -240,7 +236,7 @@ WriteItemResult apply_update_item(WriteContext& ctx, const PreparedUpdate& updat
   indexes::check_index_keys(table.schema, item);
   std::uint64_t size = metering::item_size(item);
   if (size > kMaxItemSize) throw ApiError::validation("Item size to update has exceeded the maximum allowed size");
-  result.consumed.table_write_units = metering::write_units(std::max(old.size, size));
+  result.consumed.table_write_units = metering::write_units(std::max(old.size, size), transactional);
 
   switch (w.return_values) {
     case ReturnValues::None: break;
@@ -260,11 +256,41 @@ WriteItemResult apply_update_item(WriteContext& ctx, const PreparedUpdate& updat
       break;
     }
   }
-  ItemChange change(table, w.location);
-  change.set_old(old.exists(), old.get(), old.size);
-  change.set_new(&item, items::encode(item, static_cast<std::uint32_t>(size), w.location.key_image), size);
-  commit(ctx, change, w, result);
-  return result;
+  std::string record = items::encode(item, static_cast<std::uint32_t>(size), w.location.key_image);
+  planned.new_item = std::move(item);
+  plan_change(ctx, planned, w, old, std::move(record), size, sizes);
+  return planned;
+}
+
+void apply_write(WriteContext& ctx, PlannedWrite& planned, bool transactional) {
+  if (!planned.change) return;
+  planned.change->apply(ctx);
+  planned.change->add_index_capacity(planned.result.consumed, transactional);
+}
+
+namespace {
+
+WriteItemResult finish_single(WriteContext& ctx, PlannedWrite planned, bool want_metrics) {
+  apply_write(ctx, planned);
+  if (want_metrics && planned.change) planned.result.item_collection_metrics = planned.change->collection_metrics();
+  return std::move(planned.result);
+}
+
+}  // namespace
+
+WriteItemResult apply_put_item(WriteContext& ctx, const PreparedPut& put) {
+  CollectionSizes sizes;
+  return finish_single(ctx, plan_put_item(ctx, put, sizes), put.write.return_item_collection_metrics);
+}
+
+WriteItemResult apply_delete_item(WriteContext& ctx, const PreparedDelete& del) {
+  CollectionSizes sizes;
+  return finish_single(ctx, plan_delete_item(ctx, del, sizes), del.write.return_item_collection_metrics);
+}
+
+WriteItemResult apply_update_item(WriteContext& ctx, const PreparedUpdate& update) {
+  CollectionSizes sizes;
+  return finish_single(ctx, plan_update_item(ctx, update, sizes), update.write.return_item_collection_metrics);
 }
 
 }  // namespace dynamod::ops

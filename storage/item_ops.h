@@ -17,6 +17,7 @@
 #include "protocol/item_requests.h"
 #include "protocol/key_validation.h"
 #include "storage/catalog.h"
+#include "storage/item_change_fwd.h"
 #include "storage/scope.h"
 #include "storage/write_queue.h"
 
@@ -78,12 +79,32 @@ struct WriteItemResult {
 };
 
 PreparedPut prepare_put_item(Store& store, const Scope& scope, PutItemRequest request);
-WriteItemResult apply_put_item(WriteContext& ctx, const PreparedPut& put);
-
 PreparedDelete prepare_delete_item(Store& store, const Scope& scope, const DeleteItemRequest& request);
-WriteItemResult apply_delete_item(WriteContext& ctx, const PreparedDelete& del);
-
 PreparedUpdate prepare_update_item(Store& store, const Scope& scope, const UpdateItemRequest& request);
+
+// A write checked (condition) and planned (indexes, limits) on the writer,
+// not yet applied: batches and transactions plan every write first, so a
+// failure leaves nothing half-written. `change` is null when nothing is to be
+// written (a failed condition, a delete of a missing item...).
+struct PlannedWrite {
+  TablePtr table;
+  std::optional<Item> old_item;
+  std::optional<Item> new_item;
+  std::unique_ptr<ItemChange> change;
+  WriteItemResult result;
+};
+
+PlannedWrite plan_put_item(WriteContext& ctx, const PreparedPut& put, CollectionSizes& sizes,
+                           bool transactional = false);
+PlannedWrite plan_delete_item(WriteContext& ctx, const PreparedDelete& del, CollectionSizes& sizes,
+                              bool transactional = false);
+PlannedWrite plan_update_item(WriteContext& ctx, const PreparedUpdate& update, CollectionSizes& sizes,
+                              bool transactional = false);
+// Writes a planned change and completes its result (index capacity, item collection).
+void apply_write(WriteContext& ctx, PlannedWrite& planned, bool transactional = false);
+
+WriteItemResult apply_put_item(WriteContext& ctx, const PreparedPut& put);
+WriteItemResult apply_delete_item(WriteContext& ctx, const PreparedDelete& del);
 WriteItemResult apply_update_item(WriteContext& ctx, const PreparedUpdate& update);
 
 }  // namespace dynamod::ops

@@ -94,6 +94,7 @@ struct DeleteAction {
 };
 
 struct UpdateActions {
+  bool legacy = false;  // from AttributeUpdates: the service words type errors differently
   std::vector<SetAction> set;
   std::vector<Path> remove;
   std::vector<AddAction> add;

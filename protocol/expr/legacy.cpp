@@ -74,8 +74,12 @@ std::uint32_t comparison(Condition& c, const std::string& name, const std::strin
               " AttributeValue type");
     }
   }
+  if (op == LegacyOp::IN || op == LegacyOp::BETWEEN) {
+    for (const auto& v : args) {
+      if (v.type() != args[0].type()) invalid("AttributeValues inside AttributeValueList must be of same type");
+    }
+  }
   if (op == LegacyOp::BETWEEN) {
-    if (args[0].type() != args[1].type()) invalid("AttributeValues inside AttributeValueList must be of same type");
     if (compare_scalars(args[0], args[1]) > 0) {
       throw ApiError::validation(
           "The BETWEEN condition was provided a range where the lower bound is greater than the upper bound");
@@ -134,6 +138,7 @@ std::uint32_t expected_entry(Condition& c, const std::string& name, const Legacy
     return comparison(c, name, *e.comparison_operator, args);
   }
   if (e.value && e.value_list) invalid("Value and AttributeValueList cannot be used together for Attribute: " + name);
+  if (e.value_list) invalid("AttributeValueList can only be used with a ComparisonOperator for Attribute: " + name);
   const bool exists = e.exists.value_or(true);
   if (exists && !e.value) {
     invalid("Value must be provided when Exists is " + std::string(e.exists ? "true" : "null") +
@@ -180,7 +185,7 @@ ConditionalOperator parse_conditional_operator(const std::optional<std::string>&
   if (*text == "OR") return ConditionalOperator::Or;
   throw ApiError::validation("1 validation error detected: Value '" + *text +
                              "' at 'conditionalOperator' failed to satisfy constraint: Member must satisfy enum value "
-                             "set: [AND, OR]");
+                             "set: [OR, AND]");
 }
 
 Condition convert_expected(const LegacyConditions& expected, ConditionalOperator op) {
@@ -190,11 +195,18 @@ Condition convert_expected(const LegacyConditions& expected, ConditionalOperator
 Condition convert_filter(const LegacyConditions& filter, ConditionalOperator op) { return combine(filter, op, false); }
 
 KeyCondition convert_key_conditions(const LegacyConditions& conditions, const KeyDef& key) {
+  if (conditions.empty() || conditions.size() > 2) {
+    throw ApiError::validation("Conditions can be of length 1 or 2 only");
+  }
   // Validate each entry as a filter, then reuse the key-condition checks.
   Condition c;
   std::optional<std::uint32_t> root;
   for (const auto& [name, e] : conditions) {
-    const std::string op = e.comparison_operator.value_or("");
+    if (!e.comparison_operator) {
+      throw ApiError::validation("1 validation error detected: Value null at 'keyConditions." + name +
+                                 ".member.comparisonOperator' failed to satisfy constraint: Member must not be null");
+    }
+    const std::string op = *e.comparison_operator;
     const LegacyOp parsed = parse_op(op);
     std::vector<AttributeValue> args = e.value_list ? *e.value_list : std::vector<AttributeValue>{};
     switch (parsed) {
@@ -211,6 +223,7 @@ KeyCondition convert_key_conditions(const LegacyConditions& conditions, const Ke
 
 UpdateActions convert_attribute_updates(const LegacyUpdates& updates) {
   UpdateActions u;
+  u.legacy = true;
   for (const auto& [name, e] : updates) {
     const std::string action = e.action.value_or("PUT");
     if (action != "PUT" && action != "ADD" && action != "DELETE") {
@@ -229,11 +242,11 @@ UpdateActions convert_attribute_updates(const LegacyUpdates& updates) {
     } else if (action == "ADD") {
       const bool ok = t == AttributeType::N || t == AttributeType::SS || t == AttributeType::NS ||
                       t == AttributeType::BS || t == AttributeType::L;
-      if (!ok) invalid("ADD action is not supported for the type " + std::string(long_type_name(t)));
+      if (!ok) invalid("ADD action is not supported for the type " + std::string(type_name(t)));
       u.add.push_back(AddAction{make_path(name), *e.value, true});
     } else {
       const bool ok = t == AttributeType::SS || t == AttributeType::NS || t == AttributeType::BS;
-      if (!ok) invalid("DELETE action with value is not supported for the type " + std::string(long_type_name(t)));
+      if (!ok) invalid("DELETE action with value is not supported for the type " + std::string(type_name(t)));
       u.del.push_back(DeleteAction{make_path(name), *e.value});
     }
   }
@@ -241,11 +254,15 @@ UpdateActions convert_attribute_updates(const LegacyUpdates& updates) {
 }
 
 std::vector<Path> convert_attributes_to_get(const std::vector<std::string>& names) {
+  if (names.empty()) {
+    throw ApiError::validation("1 validation error detected: Value '[]' at 'attributesToGet' failed to satisfy "
+                               "constraint: Member must have length greater than or equal to 1");
+  }
   std::set<std::string_view> seen;
   std::vector<Path> paths;
   paths.reserve(names.size());
   for (const auto& n : names) {
-    if (!seen.insert(n).second) throw ApiError::validation("Cannot have two attributes with the same name");
+    if (!seen.insert(n).second) invalid("Duplicate value in attribute name: " + n);
     paths.push_back(make_path(n));
   }
   return paths;

@@ -257,6 +257,10 @@ bool set_order(const Path* a, const Path* b) {
 // Phase 1 of the service's checks: an ADD or DELETE whose value cannot
 // combine with the value already there.
 void check_add_delete_types(const UpdateActions& u, const Item& old) {
+  auto mismatch = [&] {
+    if (u.legacy) throw ApiError::validation("Type mismatch for attribute to update");
+    wrong_type();
+  };
   for (const auto& a : u.add) {
     const AttributeValue* current = find_path(old, a.path);
     if (!current) continue;
@@ -264,11 +268,11 @@ void check_add_delete_types(const UpdateActions& u, const Item& old) {
     const bool ok = t == a.value.type() &&
                     (t == AttributeType::N || t == AttributeType::SS || t == AttributeType::NS ||
                      t == AttributeType::BS || (t == AttributeType::L && a.allow_list_append));
-    if (!ok) wrong_type();
+    if (!ok) mismatch();
   }
   for (const auto& d : u.del) {
     const AttributeValue* current = find_path(old, d.path);
-    if (current && current->type() != d.value.type()) wrong_type();
+    if (current && current->type() != d.value.type()) mismatch();
   }
 }
 
