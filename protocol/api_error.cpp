@@ -71,6 +71,14 @@ void ConstraintErrors::add_null(std::string_view path, std::string_view constrai
   entries_.emplace_back(rank, std::move(entry));
 }
 
+void ConstraintErrors::add_unechoed(std::string_view path, std::string_view constraint, int rank) {
+  std::string entry = "Value at '";
+  entry += path;
+  entry += "' failed to satisfy constraint: ";
+  entry += constraint;
+  entries_.emplace_back(rank, std::move(entry));
+}
+
 void ConstraintErrors::throw_if_any() {
   if (entries_.empty()) return;
   std::stable_sort(entries_.begin(), entries_.end(),

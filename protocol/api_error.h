@@ -92,6 +92,8 @@ class ConstraintErrors {
   void add(std::string_view value_repr, std::string_view path, std::string_view constraint, int rank = 0);
   // Renders as "Value null at ..."
   void add_null(std::string_view path, std::string_view constraint, int rank = 0);
+  // The service's newer form, which echoes no value: "Value at 'TransactItems' ...".
+  void add_unechoed(std::string_view path, std::string_view constraint, int rank = 0);
   bool empty() const { return entries_.empty(); }
   void throw_if_any();
 

@@ -3,6 +3,7 @@
 #include "protocol/attribute_json.h"
 #include "protocol/expr/legacy_json.h"
 #include "protocol/item_requests.h"
+#include "protocol/json_writer.h"
 
 namespace dynamod {
 namespace {
@@ -72,6 +73,78 @@ BatchWriteRequest decode_write_request(json::value& v) {
   return r;
 }
 
+bool valid_table_name(const std::string& name) {
+  if (name.size() < 3 || name.size() > 255) return false;
+  for (char c : name) {
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+          c == '-')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+constexpr std::string_view kMapKeysConstraint =
+    "Map keys must satisfy constraint: [Member must have length less than or equal to 255, Member must have length "
+    "greater than or equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]";
+
+// The RequestItems map as the service echoes it in a constraint message.
+std::string render_get_items(const std::vector<BatchGetTable>& tables) {
+  JsonWriter out;
+  out.begin_object();
+  for (const auto& t : tables) {
+    out.key(t.table_name);
+    out.begin_object();
+    out.key("Keys");
+    out.begin_array();
+    for (const auto& k : t.keys) encode_item(out, k);
+    out.end_array();
+    if (t.projection_expression) {
+      out.key("ProjectionExpression");
+      out.string(*t.projection_expression);
+    }
+    if (t.consistent_read) {
+      out.key("ConsistentRead");
+      out.boolean(true);
+    }
+    out.end_object();
+  }
+  out.end_object();
+  return out.take();
+}
+
+// Java's rendering of AttributeValues, as the service echoes WriteRequests.
+std::string java_item(const Item& item) {
+  std::string out = "{";
+  bool first = true;
+  for (const auto& [name, value] : item) {
+    if (!first) out += ", ";
+    first = false;
+    JsonWriter v;
+    encode_attribute_value(v, value);
+    out += name + "=" + v.str();
+  }
+  return out + "}";
+}
+
+std::string render_write_items(const std::vector<BatchWriteTable>& tables) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < tables.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += tables[i].table_name + "=[";
+    for (std::size_t j = 0; j < tables[i].requests.size(); ++j) {
+      const BatchWriteRequest& r = tables[i].requests[j];
+      if (j > 0) out += ", ";
+      out += "WriteRequest(";
+      out += r.put_item ? "putRequest=PutRequest(item=" + java_item(*r.put_item) + ")" : "putRequest=null";
+      out += r.delete_key ? ", deleteRequest=DeleteRequest(key=" + java_item(*r.delete_key) + "))"
+                          : ", deleteRequest=null)";
+    }
+    out += "]";
+  }
+  return out + "}";
+}
+
 }  // namespace
 
 BatchGetItemRequest decode_batch_get_item(json::object body) {
@@ -93,10 +166,27 @@ BatchGetItemRequest decode_batch_get_item(json::object body) {
       r.return_consumed_capacity = decode::return_consumed_capacity(value, errors);
     }
   }
-  errors.throw_if_any();
-  if (!has_items || r.tables.empty()) {
-    throw ApiError::validation("The requestItems parameter is required for BatchGetItem");
+  if (!has_items) {
+    errors.add_null("requestItems", "Member must not be null");
+  } else if (r.tables.empty()) {
+    errors.add_unechoed("RequestItems", "Member must have length greater than or equal to 1");
   }
+  for (const auto& t : r.tables) {
+    if (!valid_table_name(t.table_name)) {
+      errors.add(render_get_items(r.tables), "requestItems", kMapKeysConstraint);
+      break;
+    }
+  }
+  for (const auto& t : r.tables) {
+    if (t.keys.empty()) {
+      errors.add_unechoed("RequestItems." + t.table_name + ".member.Keys",
+                          "Member must have length greater than or equal to 1");
+    } else if (t.keys.size() > kMaxBatchGetKeys) {
+      errors.add_unechoed("RequestItems." + t.table_name + ".member.Keys",
+                          "Member must have length less than or equal to 100");
+    }
+  }
+  errors.throw_if_any();
   return r;
 }
 
@@ -126,8 +216,24 @@ BatchWriteItemRequest decode_batch_write_item(json::object body) {
       r.return_item_collection_metrics = decode::return_item_collection_metrics(value, errors);
     }
   }
+  if (!has_items) errors.add_null("requestItems", "Member must not be null");
+  for (const auto& t : r.tables) {
+    if (!valid_table_name(t.table_name)) {
+      errors.add(render_write_items(r.tables), "requestItems", kMapKeysConstraint);
+      break;
+    }
+  }
+  for (const auto& t : r.tables) {
+    if (t.requests.empty()) {
+      errors.add("{" + t.table_name + "=[]}", "requestItems",
+                 "Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must "
+                 "have length greater than or equal to 1]");
+    } else if (t.requests.size() > kMaxBatchWriteRequests) {
+      errors.add_unechoed("RequestItems." + t.table_name + ".member", "Member must have length less than or equal to 25");
+    }
+  }
   errors.throw_if_any();
-  if (!has_items || r.tables.empty()) {
+  if (has_items && r.tables.empty()) {
     throw ApiError::validation("The requestItems parameter is required for BatchWriteItem");
   }
   return r;

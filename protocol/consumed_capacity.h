@@ -20,6 +20,9 @@ struct ConsumedCapacity {
     double write_units = 0;
     double total() const { return read_units + write_units; }
   };
+  // Transactions also report ReadCapacityUnits or WriteCapacityUnits.
+  enum class Detail : std::uint8_t { None, Read, Write };
+  Detail detail = Detail::None;
   std::string table_name;
   double table_read_units = 0;
   double table_write_units = 0;

@@ -32,7 +32,7 @@ void check_put_or_delete_return_values(ReturnValues rv) {
   }
 }
 
-ItemExpressions parse_put_or_delete_expressions(const WriteParameters& w) {
+ItemExpressions parse_put_or_delete_expressions(const WriteParameters& w, bool in_transaction) {
   const ConditionParameters& c = w.condition;
   // Parameters are named in the API model's member order.
   std::vector<std::string_view> legacy;
@@ -41,7 +41,10 @@ ItemExpressions parse_put_or_delete_expressions(const WriteParameters& w) {
   std::vector<std::string_view> expressions;
   if (c.expression) expressions.push_back("ConditionExpression");
   expr::check_no_mixing(legacy, expressions);
-  if (!c.expression) names_need_expressions(w, "ConditionExpression is null");
+  if (!c.expression) {
+    if (in_transaction) return {};
+    names_need_expressions(w, "ConditionExpression is null");
+  }
   expr::validate_placeholder_maps(w.names ? &*w.names : nullptr, w.values ? &*w.values : nullptr);
   expr::Placeholders placeholders(w.names ? &*w.names : nullptr, w.values ? &*w.values : nullptr);
   ItemExpressions out;
@@ -50,7 +53,7 @@ ItemExpressions parse_put_or_delete_expressions(const WriteParameters& w) {
   return out;
 }
 
-ItemExpressions parse_update_expressions(const UpdateItemRequest& r) {
+ItemExpressions parse_update_expressions(const UpdateItemRequest& r, bool in_transaction) {
   const WriteParameters& w = r.write;
   std::vector<std::string_view> legacy;
   if (r.attribute_updates) legacy.push_back("AttributeUpdates");
@@ -60,7 +63,9 @@ ItemExpressions parse_update_expressions(const UpdateItemRequest& r) {
   if (r.update_expression) expressions.push_back("UpdateExpression");
   if (w.condition.expression) expressions.push_back("ConditionExpression");
   expr::check_no_mixing(legacy, expressions);
-  if (expressions.empty()) names_need_expressions(w, "UpdateExpression and ConditionExpression are null");
+  if (expressions.empty() && !in_transaction) {
+    names_need_expressions(w, "UpdateExpression and ConditionExpression are null");
+  }
   expr::validate_placeholder_maps(w.names ? &*w.names : nullptr, w.values ? &*w.values : nullptr);
   expr::Placeholders placeholders(w.names ? &*w.names : nullptr, w.values ? &*w.values : nullptr);
   ItemExpressions out;

@@ -18,8 +18,10 @@ struct ItemExpressions {
   std::optional<expr::UpdateActions> update;  // UpdateItem only
 };
 
-ItemExpressions parse_put_or_delete_expressions(const WriteParameters& write);
-ItemExpressions parse_update_expressions(const UpdateItemRequest& request);
+// Inside a transaction, ExpressionAttributeNames/Values without an expression
+// are accepted (and ignored), as the service does.
+ItemExpressions parse_put_or_delete_expressions(const WriteParameters& write, bool in_transaction = false);
+ItemExpressions parse_update_expressions(const UpdateItemRequest& request, bool in_transaction = false);
 // The paths GetItem returns; nullopt for the whole item.
 std::optional<std::vector<expr::Path>> parse_get_projection(const GetItemRequest& request);
 

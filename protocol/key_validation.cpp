@@ -5,13 +5,15 @@
 namespace dynamod {
 namespace {
 
+constexpr std::string_view kEmptyKeyPrefix =
+    "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty ";
+
 void check_not_empty(const KeyElement& element, const AttributeValue& value) {
   bool empty_string = value.type() == AttributeType::S && value.as_string().empty();
   bool empty_binary = value.type() == AttributeType::B && value.as_binary().empty();
   if (empty_string || empty_binary) {
-    throw ApiError::validation(std::string("One or more parameter values are not valid. The AttributeValue for a key "
-                                           "attribute cannot contain an empty ") +
-                               (empty_string ? "string" : "binary") + " value. Key: " + element.name);
+    throw ApiError::validation(std::string(kEmptyKeyPrefix) + (empty_string ? "string" : "binary") +
+                               " value. Key: " + element.name);
   }
 }
 
@@ -77,6 +79,10 @@ Item key_attributes(const KeyDef& key, const Item& item) {
     if (const AttributeValue* v = item.find(key.sort->name)) out.set(key.sort->name, *v);
   }
   return out;
+}
+
+bool is_empty_key_error(const ApiError& error) {
+  return error.code() == ErrorCode::ValidationException && error.message().rfind(kEmptyKeyPrefix, 0) == 0;
 }
 
 void check_item_size(std::uint64_t size) {

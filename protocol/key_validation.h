@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "protocol/api_error.h"
 #include "protocol/attribute_value.h"
 #include "protocol/table_schema.h"
 
@@ -29,5 +30,9 @@ PrimaryKey key_from_key(const KeyDef& key, const Item& key_attributes);
 Item key_attributes(const KeyDef& key, const Item& item);
 
 void check_item_size(std::uint64_t size);
+
+// True for the error about an empty S or B key value (transactions report it
+// for the whole call, other key errors per action).
+bool is_empty_key_error(const ApiError& error);
 
 }  // namespace dynamod

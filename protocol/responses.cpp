@@ -83,10 +83,21 @@ void write_index(JsonWriter& out, const IndexSchema& index, bool global, const s
   out.end_object();
 }
 
-void write_capacity_units(JsonWriter& out, double units) {
-  out.begin_object();
+void write_units(JsonWriter& out, double units, ConsumedCapacity::Detail detail) {
   out.key("CapacityUnits");
   out.real(units);
+  if (detail == ConsumedCapacity::Detail::Read) {
+    out.key("ReadCapacityUnits");
+    out.real(units);
+  } else if (detail == ConsumedCapacity::Detail::Write) {
+    out.key("WriteCapacityUnits");
+    out.real(units);
+  }
+}
+
+void write_capacity_units(JsonWriter& out, double units, ConsumedCapacity::Detail detail) {
+  out.begin_object();
+  write_units(out, units, detail);
   out.end_object();
 }
 
@@ -190,17 +201,16 @@ void encode_consumed_capacity_object(JsonWriter& out, const ConsumedCapacity& c,
   out.begin_object();
   out.key("TableName");
   out.string(c.table_name);
-  out.key("CapacityUnits");
-  out.real(c.total());
+  write_units(out, c.total(), c.detail);
   if (mode == ReturnConsumedCapacity::Indexes) {
     out.key("Table");
-    write_capacity_units(out, c.table_units());
+    write_capacity_units(out, c.table_units(), c.detail);
     if (!c.local_indexes.empty()) {
       out.key("LocalSecondaryIndexes");
       out.begin_object();
       for (const auto& i : c.local_indexes) {
         out.key(i.index_name);
-        write_capacity_units(out, i.total());
+        write_capacity_units(out, i.total(), c.detail);
       }
       out.end_object();
     }
@@ -209,7 +219,7 @@ void encode_consumed_capacity_object(JsonWriter& out, const ConsumedCapacity& c,
       out.begin_object();
       for (const auto& i : c.global_indexes) {
         out.key(i.index_name);
-        write_capacity_units(out, i.total());
+        write_capacity_units(out, i.total(), c.detail);
       }
       out.end_object();
     }

@@ -22,9 +22,24 @@ std::string env_to_option(const std::string& variable) {
 
 }  // namespace
 
+std::uint64_t parse_size(const std::string& text) {
+  std::size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits])) != 0) ++digits;
+  if (digits == 0 || digits > 15) throw std::runtime_error("invalid size '" + text + "' (examples: 64KB, 1MB, 10GB)");
+  std::uint64_t value = std::stoull(text.substr(0, digits));
+  std::string unit = text.substr(digits);
+  for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (unit.empty() || unit == "B") return value;
+  if (unit == "KB" || unit == "K") return value << 10;
+  if (unit == "MB" || unit == "M") return value << 20;
+  if (unit == "GB" || unit == "G") return value << 30;
+  throw std::runtime_error("invalid size '" + text + "' (examples: 64KB, 1MB, 10GB)");
+}
+
 std::optional<Config> parse_config(int argc, char** argv) {
   Config config;
   unsigned port = config.port;
+  std::string item_collection_limit = "10GB";
   po::options_description desc(
       "dynamod: Amazon DynamoDB's API on your own machine.\n"
       "Every flag can also be set with an environment variable: --data-dir is DYNAMOD_DATA_DIR.\n\n"
@@ -45,12 +60,21 @@ std::optional<Config> parse_config(int argc, char** argv) {
     ("shared-db", po::bool_switch(&config.shared_db), "One table namespace for all regions (like DynamoDB Local's -sharedDb). By default each region has its own tables.")
     ("credentials", po::value(&config.credentials_file), "File of 'ACCESS_KEY_ID SECRET_ACCESS_KEY' lines. When given, every request's SigV4 signature is verified; otherwise any credentials are accepted.")
     ("account-id", po::value(&config.account_id)->default_value(config.account_id), "12-digit account id used in ARNs.")
-    ("map-size", po::value(&config.map_size)->default_value(config.map_size), "Maximum database size in bytes (LMDB map size).");
+    ("map-size", po::value(&config.map_size)->default_value(config.map_size), "Maximum database size in bytes (LMDB map size).")
+    ("item-collection-limit", po::value(&item_collection_limit)->default_value(item_collection_limit),
+        "Largest item collection (items sharing a partition key in a table with local secondary indexes), as DynamoDB's 10GB; lower it (64KB, 1MB) to test ItemCollectionSizeLimitExceededException.");
   // clang-format on
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, desc), vm);
-    po::store(po::parse_environment(desc, env_to_option), vm);
+    // Unknown DYNAMOD_* variables are ignored rather than refused.
+    po::store(po::parse_environment(desc,
+                                    [&desc](const std::string& variable) -> std::string {
+                                      std::string option = env_to_option(variable);
+                                      if (option.empty() || desc.find_nothrow(option, false) == nullptr) return std::string();
+                                      return option;
+                                    }),
+              vm);
     po::notify(vm);
   } catch (const po::error& e) {
     throw std::runtime_error(std::string(e.what()) + " (see --help)");
@@ -72,6 +96,7 @@ std::optional<Config> parse_config(int argc, char** argv) {
       config.account_id.find_first_not_of("0123456789") != std::string::npos) {
     throw std::runtime_error("--account-id must be 12 digits");
   }
+  config.item_collection_limit = parse_size(item_collection_limit);
   if (config.threads == 0) config.threads = std::max(1u, std::thread::hardware_concurrency());
   return config;
 }

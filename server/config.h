@@ -20,7 +20,11 @@ struct Config {
   std::string credentials_file;
   std::string account_id = "000000000000";
   std::uint64_t map_size = 64ull << 30;
+  std::uint64_t item_collection_limit = 10ull << 30;
 };
+
+// "64KB", "1MB", "10GB", "512" (bytes; units are powers of 1024).
+std::uint64_t parse_size(const std::string& text);
 
 // Parses argv and the environment. Returns nullopt after printing --help or
 // --version; throws std::runtime_error with a readable message on bad input.

@@ -33,6 +33,7 @@ int run(const dynamod::Config& config) {
   store_options.durability =
       config.durability == "relaxed" ? StoreOptions::Durability::Relaxed : StoreOptions::Durability::Full;
   store_options.map_size = config.map_size;
+  store_options.item_collection_limit = config.item_collection_limit;
   Store store(store_options);
   WriteQueue writer(store);
 

@@ -9,11 +9,13 @@
 #include "protocol/read_requests.h"
 #include "protocol/responses.h"
 #include "protocol/table_requests.h"
+#include "protocol/transact_requests.h"
 #include "server/async_write.h"
 #include "storage/batch_ops.h"
 #include "storage/item_ops.h"
 #include "storage/read_ops.h"
 #include "storage/table_ops.h"
+#include "storage/transaction_ops.h"
 
 namespace dynamod {
 namespace {
@@ -205,6 +207,20 @@ void write_consumed_list(JsonWriter& out, const std::vector<ConsumedCapacity>& c
   out.end_array();
 }
 
+void write_collection_metrics(JsonWriter& out,
+                              const std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>>& metrics) {
+  if (metrics.empty()) return;
+  out.key("ItemCollectionMetrics");
+  out.begin_object();
+  for (const auto& [table, list] : metrics) {
+    out.key(table);
+    out.begin_array();
+    for (const auto& m : list) encode_item_collection_metrics(out, m);
+    out.end_array();
+  }
+  out.end_object();
+}
+
 awaitable<Reply> batch_get_item(OperationContext& ctx, json::object body) {
   BatchGetItemRequest request = decode_batch_get_item(body);
   ops::BatchGetResult result = ops::batch_get_item(ctx.store, ctx.scope, request);
@@ -269,22 +285,54 @@ awaitable<Reply> batch_write_item(OperationContext& ctx, json::object body) {
   out.begin_object();
   out.end_object();
   write_consumed_list(out, result.consumed, result.return_consumed_capacity);
-  if (!result.item_collection_metrics.empty()) {
-    out.key("ItemCollectionMetrics");
-    out.begin_object();
-    for (const auto& [table, metrics] : result.item_collection_metrics) {
-      out.key(table);
-      out.begin_array();
-      for (const auto& m : metrics) encode_item_collection_metrics(out, m);
-      out.end_array();
-    }
-    out.end_object();
-  }
+  write_collection_metrics(out, result.item_collection_metrics);
   out.end_object();
   co_return out.take();
 }
 
-constexpr std::array<std::pair<std::string_view, OperationHandler>, 13> kOperations{{
+// ---------------------------------------------------------------- transactions
+
+awaitable<Reply> transact_write_items(OperationContext& ctx, json::object body) {
+  TransactWriteItemsRequest request = decode_transact_write_items(body);
+  auto now_ms = static_cast<std::int64_t>(ctx.clock() * 1000);
+  ops::PreparedTransaction transaction =
+      ops::prepare_transact_write(ctx.store, ctx.scope, std::move(request), now_ms);
+  auto job = write_job([transaction = std::move(transaction)](WriteContext& w) {
+    return ops::apply_transact_write(w, transaction);
+  });
+  ops::TransactWriteResult result = co_await async_write(ctx.writer, std::move(job));
+  if (result.failure) co_return std::move(*result.failure);
+  JsonWriter out;
+  out.begin_object();
+  write_consumed_list(out, result.consumed, result.return_consumed_capacity);
+  write_collection_metrics(out, result.item_collection_metrics);
+  out.end_object();
+  co_return out.take();
+}
+
+awaitable<Reply> transact_get_items(OperationContext& ctx, json::object body) {
+  TransactGetItemsRequest request = decode_transact_get_items(body);
+  ops::TransactGetResult result = ops::transact_get(ctx.store, ctx.scope, request);
+  if (result.failure) co_return std::move(*result.failure);
+  JsonWriter out;
+  out.begin_object();
+  out.key("Responses");
+  out.begin_array();
+  for (const auto& item : result.items) {
+    out.begin_object();
+    if (item) {
+      out.key("Item");
+      out.raw(*item);
+    }
+    out.end_object();
+  }
+  out.end_array();
+  write_consumed_list(out, result.consumed, result.return_consumed_capacity);
+  out.end_object();
+  co_return out.take();
+}
+
+constexpr std::array<std::pair<std::string_view, OperationHandler>, 15> kOperations{{
     {"BatchGetItem", batch_get_item},
     {"BatchWriteItem", batch_write_item},
     {"CreateTable", create_table},
@@ -296,6 +344,8 @@ constexpr std::array<std::pair<std::string_view, OperationHandler>, 13> kOperati
     {"PutItem", put_item},
     {"Query", query},
     {"Scan", scan},
+    {"TransactGetItems", transact_get_items},
+    {"TransactWriteItems", transact_write_items},
     {"UpdateItem", update_item},
     {"UpdateTable", update_table},
 }};

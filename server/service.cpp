@@ -50,7 +50,8 @@ std::string error_body(const ApiError& error) {
   body += error_type_name(error.code());
   body += '"';
   if (!error.message().empty()) {
-    body += ",\"message\":\"";
+    // The service capitalises this one member for TransactionCanceledException.
+    body += error.code() == ErrorCode::TransactionCanceledException ? ",\"Message\":\"" : ",\"message\":\"";
     JsonWriter::append_escaped(body, error.message());
     body += '"';
   }

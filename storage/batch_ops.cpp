@@ -4,6 +4,7 @@
 
 #include "metering/capacity.h"
 #include "protocol/attribute_json.h"
+#include "protocol/expr/expression.h"
 #include "protocol/expr/projection.h"
 #include "protocol/item_expressions.h"
 #include "storage/item_change.h"
@@ -30,27 +31,49 @@ BatchGetResult batch_get_item(Store& store, const Scope& scope, const BatchGetIt
   if (keys > kMaxBatchGetKeys) throw ApiError::validation("Too many items requested for the BatchGetItem call");
 
   // Validate everything first: one bad table or key fails the whole call.
+  // Projections (and how they are given: across tables too), then duplicate
+  // keys, then the tables, then the keys against them.
+  bool any_expression = false;
+  bool any_legacy = false;
+  for (const auto& t : request.tables) {
+    any_expression = any_expression || t.projection_expression;
+    any_legacy = any_legacy || t.attributes_to_get;
+  }
+  if (any_expression && any_legacy) {
+    expr::check_no_mixing({"AttributesToGet"}, {"ProjectionExpression"});
+  }
   struct Plan {
     TablePtr table;
     std::optional<std::vector<expr::Path>> projection;
     std::vector<ItemLocation> locations;
   };
-  std::vector<Plan> plans;
-  for (const auto& t : request.tables) {
+  std::vector<Plan> plans(request.tables.size());
+  for (std::size_t i = 0; i < request.tables.size(); ++i) {
+    const BatchGetTable& t = request.tables[i];
     GetItemRequest as_get;
     as_get.projection_expression = t.projection_expression;
     as_get.names = t.names;
     as_get.attributes_to_get = t.attributes_to_get;
-    Plan plan;
-    plan.projection = parse_get_projection(as_get);
-    plan.table = resolve_table(store, scope, t.table_name);
-    std::vector<std::string> stored;
+    plans[i].projection = parse_get_projection(as_get);
+    std::vector<std::string> encoded;
     for (const auto& key : t.keys) {
+      JsonWriter out;
+      encode_item(out, key);
+      encoded.push_back(out.take());
+    }
+    reject_duplicates(encoded);
+  }
+  for (std::size_t i = 0; i < request.tables.size(); ++i) {
+    plans[i].table = resolve_table(store, scope, request.tables[i].table_name);
+  }
+  for (std::size_t i = 0; i < request.tables.size(); ++i) {
+    Plan& plan = plans[i];
+    std::vector<std::string> stored;
+    for (const auto& key : request.tables[i].keys) {
       plan.locations.push_back(locate(plan.table, key_from_key(plan.table->schema.key, key)));
       stored.push_back(plan.locations.back().stored_key);
     }
     reject_duplicates(stored);
-    plans.push_back(std::move(plan));
   }
 
   BatchGetResult result;
@@ -115,6 +138,9 @@ PreparedBatchWrite prepare_batch_write(Store& store, const Scope& scope, BatchWr
       PreparedBatchWrite::Entry entry;
       entry.table_index = table_index;
       if (r.put_item) {
+        // A batch names a put item's key errors as a key lookup would.
+        TablePtr table = resolve_table(store, scope, t.table_name);
+        key_from_key(table->schema.key, key_attributes(table->schema.key, *r.put_item));
         PutItemRequest put;
         put.write.table_name = t.table_name;
         put.item = std::move(*r.put_item);

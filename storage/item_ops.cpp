@@ -147,9 +147,9 @@ GetItemResult get_item(Store& store, const Scope& scope, const GetItemRequest& r
   return result;
 }
 
-PreparedPut prepare_put_item(Store& store, const Scope& scope, PutItemRequest request) {
+PreparedPut prepare_put_item(Store& store, const Scope& scope, PutItemRequest request, bool in_transaction) {
   check_put_or_delete_return_values(request.write.return_values);
-  ItemExpressions expressions = parse_put_or_delete_expressions(request.write);
+  ItemExpressions expressions = parse_put_or_delete_expressions(request.write, in_transaction);
   PreparedPut put;
   put.write = prepare_write(store, scope, request.write, std::move(expressions.condition));
   Item& item = *request.item;
@@ -163,9 +163,10 @@ PreparedPut prepare_put_item(Store& store, const Scope& scope, PutItemRequest re
   return put;
 }
 
-PreparedDelete prepare_delete_item(Store& store, const Scope& scope, const DeleteItemRequest& request) {
+PreparedDelete prepare_delete_item(Store& store, const Scope& scope, const DeleteItemRequest& request,
+                                   bool in_transaction) {
   check_put_or_delete_return_values(request.write.return_values);
-  ItemExpressions expressions = parse_put_or_delete_expressions(request.write);
+  ItemExpressions expressions = parse_put_or_delete_expressions(request.write, in_transaction);
   PreparedDelete del;
   del.write = prepare_write(store, scope, request.write, std::move(expressions.condition));
   TablePtr table = del.write.location.table;
@@ -173,8 +174,9 @@ PreparedDelete prepare_delete_item(Store& store, const Scope& scope, const Delet
   return del;
 }
 
-PreparedUpdate prepare_update_item(Store& store, const Scope& scope, const UpdateItemRequest& request) {
-  ItemExpressions expressions = parse_update_expressions(request);
+PreparedUpdate prepare_update_item(Store& store, const Scope& scope, const UpdateItemRequest& request,
+                                   bool in_transaction) {
+  ItemExpressions expressions = parse_update_expressions(request, in_transaction);
   PreparedUpdate update;
   update.write = prepare_write(store, scope, request.write, std::move(expressions.condition));
   update.actions = std::move(*expressions.update);
@@ -259,6 +261,14 @@ PlannedWrite plan_update_item(WriteContext& ctx, const PreparedUpdate& update, C
   std::string record = items::encode(item, static_cast<std::uint32_t>(size), w.location.key_image);
   planned.new_item = std::move(item);
   plan_change(ctx, planned, w, old, std::move(record), size, sizes);
+  return planned;
+}
+
+PlannedWrite plan_condition_check(WriteContext& ctx, const PreparedWrite& check, bool transactional) {
+  PlannedWrite planned = start_plan(ctx, check);
+  OldItem old(ctx, check.location, true);
+  planned.result.consumed.table_write_units = metering::write_units(old.size, transactional);
+  check_condition(check, old, planned.result);
   return planned;
 }
 

@@ -78,9 +78,11 @@ struct WriteItemResult {
   std::optional<ApiError> failure;  // ConditionalCheckFailedException
 };
 
-PreparedPut prepare_put_item(Store& store, const Scope& scope, PutItemRequest request);
-PreparedDelete prepare_delete_item(Store& store, const Scope& scope, const DeleteItemRequest& request);
-PreparedUpdate prepare_update_item(Store& store, const Scope& scope, const UpdateItemRequest& request);
+PreparedPut prepare_put_item(Store& store, const Scope& scope, PutItemRequest request, bool in_transaction = false);
+PreparedDelete prepare_delete_item(Store& store, const Scope& scope, const DeleteItemRequest& request,
+                                   bool in_transaction = false);
+PreparedUpdate prepare_update_item(Store& store, const Scope& scope, const UpdateItemRequest& request,
+                                   bool in_transaction = false);
 
 // A write checked (condition) and planned (indexes, limits) on the writer,
 // not yet applied: batches and transactions plan every write first, so a
@@ -100,6 +102,8 @@ PlannedWrite plan_delete_item(WriteContext& ctx, const PreparedDelete& del, Coll
                               bool transactional = false);
 PlannedWrite plan_update_item(WriteContext& ctx, const PreparedUpdate& update, CollectionSizes& sizes,
                               bool transactional = false);
+// A transaction's ConditionCheck: the condition, billed as a write of the item.
+PlannedWrite plan_condition_check(WriteContext& ctx, const PreparedWrite& check, bool transactional);
 // Writes a planned change and completes its result (index capacity, item collection).
 void apply_write(WriteContext& ctx, PlannedWrite& planned, bool transactional = false);
 

@@ -66,6 +66,7 @@ Store::Store(const StoreOptions& options) : item_collection_limit_(options.item_
     dbs_.items = txn.open_db("items");
     dbs_.indexes = txn.open_db("indexes");
     dbs_.collections = txn.open_db("collections");
+    dbs_.tokens = txn.open_db("tokens");
     auto format = txn.get(dbs_.meta, kFormatKey);
     if (!format) {
       txn.put(dbs_.meta, kFormatKey, kFormatVersion);

@@ -6,7 +6,8 @@
 // (namespace \0 table name -> schema JSON), "stats" (table or index id ->
 // counters), "items" (encoded primary key -> item record), "indexes" (encoded
 // index key -> projected entry), "collections" (table id ‖ partition hash ->
-// item collection size, for tables with local secondary indexes).
+// item collection size, for tables with local secondary indexes), "tokens"
+// (namespace \0 ClientRequestToken -> expiry and request digest).
 
 #include <cstdint>
 #include <filesystem>
@@ -35,6 +36,7 @@ struct Databases {
   lmdb::Dbi items;
   lmdb::Dbi indexes;
   lmdb::Dbi collections;
+  lmdb::Dbi tokens;  // ClientRequestToken -> expiry, request digest
 };
 
 class Store {

@@ -52,6 +52,22 @@ def plain(value):
     return next(iter(value.values()))
 
 
+def canon(value):
+    """An item (or AttributeValue) with set members sorted, for order-insensitive comparison
+    (the service does not preserve the order of SS/NS/BS members)."""
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            if k in ("SS", "NS", "BS") and isinstance(v, list):
+                out[k] = sorted(v)
+            else:
+                out[k] = canon(v)
+        return out
+    if isinstance(value, list):
+        return [canon(v) for v in value]
+    return value
+
+
 def key_of(item, names):
     return {n: item[n] for n in names}
 
