@@ -11,6 +11,8 @@
 #   SERVERS="dynamod ddb-local"                  drop ddb-local to benchmark dynamod alone
 #   STARTUP_RUNS=20 DDB_STARTUP_RUNS=5           startup-time repetitions (0 skips)
 #   DYNAMOD=build/dynamod LOADGEN=build/dynamod-loadgen DYNAMOD_ARGS=  (extra dynamod flags)
+#   QUIET_WAIT=60                                before each run, wait up to this many seconds for the
+#                                                rest of the machine to be idle (0: don't wait)
 #   VERIFY_SIGNATURES=1                          dynamod checks every signature (--credentials), as AWS does
 #   DDB_LOCAL=<shared>/tools/dynamodb-local PORT=18400 RESULTS=build/bench-results/<time>
 set -euo pipefail
@@ -24,6 +26,7 @@ WORKLOADS="${WORKLOADS:-get put update query cond-put batch-write transact-write
 MODES="${MODES:-in-memory durable}"
 SERVERS="${SERVERS:-dynamod ddb-local}"
 STARTUP_RUNS="${STARTUP_RUNS:-20}"
+QUIET_WAIT="${QUIET_WAIT:-60}"
 DDB_STARTUP_RUNS="${DDB_STARTUP_RUNS:-5}"
 DYNAMOD="${DYNAMOD:-build/dynamod}"
 LOADGEN="${LOADGEN:-build/dynamod-loadgen}"
@@ -80,6 +83,23 @@ machine_busy_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /
 rss_kib() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
 mib() { awk -v k="${1:-0}" 'BEGIN { printf "%.0f", k / 1024 }'; }
 
+# Waits (at most QUIET_WAIT seconds) until the rest of the machine has been idle for 2 s:
+# other processes using under 20% of one core besides the server under test ($1, idle by then).
+wait_quiet() {
+  local server="$1" waited=0 quiet=0 b0 b1 s0 s1 other
+  [ "$QUIET_WAIT" -gt 0 ] || return 0
+  while [ "$waited" -lt "$QUIET_WAIT" ]; do
+    b0="$(machine_busy_ticks)"; s0="$(cpu_ticks "$server")"
+    sleep 1
+    b1="$(machine_busy_ticks)"; s1="$(cpu_ticks "$server")"
+    waited=$((waited + 1))
+    other=$(( ((b1 - b0) - (s1 - s0)) * 100 / CLK_TCK ))
+    if [ "$other" -lt 20 ]; then quiet=$((quiet + 1)); else quiet=0; fi
+    [ "$quiet" -ge 2 ] && return 0
+  done
+  log "  (the machine is still busy after ${QUIET_WAIT} s: ${other}% of a core; going on, see the 'other' column)"
+}
+
 loadgen() {
   # Bounded: duration + warm-up + drain, with margin.
   timeout --kill-after=5 "$(awk -v d="$DURATION" -v w="$WARMUP" 'BEGIN { printf "%d", d + w + 60 }')" \
@@ -127,6 +147,7 @@ bench_server() {  # bench_server NAME MODE
   log "$name ($mode) on 127.0.0.1:$port"
   start_server "$name" "$mode" "$port"
   INFO["$name|$mode|rss_idle"]="$(rss_kib "$SERVER_PID" VmRSS)"
+  wait_quiet "$SERVER_PID"
   line="$(loadgen load --port "$port" --keys "$KEYS" --conns "$CONNS" --label "$name" --json 2>>"$RESULTS/loadgen-stderr.log")" ||
     true
   [ -n "$line" ] || line='{"workload":"load","items_per_s":0,"errors":-1,"error_types":{"no result":1}}'
@@ -136,6 +157,7 @@ bench_server() {  # bench_server NAME MODE
   log "  load: $(jfield "$line" items_per_s) items/s with $(jfield "$line" operation), errors $(jfield "$line" errors)"
   for w in $WORKLOADS; do
     local ticks0 t0 ticks1 t1 busy0 busy1
+    wait_quiet "$SERVER_PID"
     ticks0="$(cpu_ticks "$SERVER_PID")"; t0="$(date +%s.%N)"; busy0="$(machine_busy_ticks)"
     line="$(loadgen "$w" --port "$port" --keys "$KEYS" --conns "$CONNS" --duration "$DURATION" --warmup "$WARMUP" \
       --label "$name" --json 2>>"$RESULTS/loadgen-stderr.log")" || true
@@ -168,6 +190,7 @@ startup_times() {
   local port line
   [ "$STARTUP_RUNS" -gt 0 ] || return 0
   port="$(free_port "${PORT:-18400}")"
+  wait_quiet $$
   log "startup time: dynamod --in-memory, $STARTUP_RUNS runs"
   # shellcheck disable=SC2086
   line="$("$LOADGEN" startup --port "$port" --repeat "$STARTUP_RUNS" --timeout 30 --label dynamod --json -- \

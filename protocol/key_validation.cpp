@@ -82,7 +82,9 @@ Item key_attributes(const KeyDef& key, const Item& item) {
 }
 
 bool is_empty_key_error(const ApiError& error) {
-  return error.code() == ErrorCode::ValidationException && error.message().rfind(kEmptyKeyPrefix, 0) == 0;
+  // Table and index keys alike: "One or more parameter values are not valid. ..."
+  return error.code() == ErrorCode::ValidationException &&
+         error.message().rfind("One or more parameter values are not valid. ", 0) == 0;
 }
 
 void check_item_size(std::uint64_t size) {

@@ -190,8 +190,11 @@ const char* projection_parameter(const ReadParameters& r) {
 void resolve_target(const ReadParameters& r, const TableSchema& table, ReadSpec& spec, const char* operation) {
   if (r.index_name) {
     spec.index = table.find_index(*r.index_name);
-    if (spec.index == nullptr) {
+    if (spec.index == nullptr || spec.index->status == IndexStatus::Deleting) {
       throw ApiError::validation("The table does not have the specified index: " + *r.index_name);
+    }
+    if (spec.index->status == IndexStatus::Creating) {
+      throw ApiError::validation("Cannot read from backfilling global secondary index: " + *r.index_name);
     }
     spec.key = spec.index->key;
   } else {
@@ -246,24 +249,34 @@ void resolve_target(const ReadParameters& r, const TableSchema& table, ReadSpec&
   }
   if (spec.index == nullptr || spec.index->projection.type == ProjectionType::All) return;
   // Attributes asked for that the index does not hold.
-  std::vector<std::string> missing;
-  auto note = [&](const expr::Path& p) {
-    if (!table.projects(*spec.index, p.root()) &&
-        std::find(missing.begin(), missing.end(), p.root()) == missing.end()) {
-      missing.push_back(p.root());
+  auto not_projected = [&](const std::vector<const expr::Path*>& paths) {
+    std::vector<std::string> missing;
+    for (const expr::Path* p : paths) {
+      if (!table.projects(*spec.index, p->root()) &&
+          std::find(missing.begin(), missing.end(), p->root()) == missing.end()) {
+        missing.push_back(p->root());
+      }
     }
-  };
-  if (spec.projection) {
-    for (const auto& p : *spec.projection) note(p);
-  }
-  if (global && !missing.empty()) {
+    std::sort(missing.begin(), missing.end());
     std::string list;
     for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
-    throw ApiError::invalid_parameter("Global secondary index " + spec.index->name + " does not project [" + list + "]");
-  }
+    return list;
+  };
   std::vector<const expr::Path*> filter_paths;
   collect_paths(spec.filter, filter_paths);
-  for (const expr::Path* p : filter_paths) note(*p);
+  if (std::string missing = not_projected(filter_paths); !missing.empty()) {
+    throw ApiError::invalid_parameter("Secondary index " + spec.index->name +
+                                      " does not project one or more filter attributes: [" + missing + "]");
+  }
+  std::vector<const expr::Path*> projection_paths;
+  if (spec.projection) {
+    for (const auto& p : *spec.projection) projection_paths.push_back(&p);
+  }
+  std::string missing = not_projected(projection_paths);
+  if (global && !missing.empty()) {
+    throw ApiError::invalid_parameter("Global secondary index " + spec.index->name + " does not project [" + missing +
+                                      "]");
+  }
   spec.fetch_table_items = !global && (spec.select == Select::AllAttributes || !missing.empty());
 }
 

@@ -56,7 +56,8 @@ void write_projection(JsonWriter& out, const Projection& p) {
   out.end_object();
 }
 
-void write_index(JsonWriter& out, const IndexSchema& index, bool global, const std::string& table_arn) {
+void write_index(JsonWriter& out, const IndexSchema& index, bool global, const std::string& table_arn,
+                 const IndexCounters& counters) {
   out.begin_object();
   out.key("IndexName");
   out.string(index.name);
@@ -74,10 +75,12 @@ void write_index(JsonWriter& out, const IndexSchema& index, bool global, const s
     out.key("ProvisionedThroughput");
     write_throughput(out, index.throughput.value_or(Throughput{}));
   }
+  auto it = counters.find(index.id);
+  TableCounters c = it != counters.end() ? it->second : TableCounters{};
   out.key("IndexSizeBytes");
-  out.integer(0);
+  out.integer(c.size_bytes);
   out.key("ItemCount");
-  out.integer(0);
+  out.integer(c.item_count);
   out.key("IndexArn");
   out.string(table_arn + "/index/" + index.name);
   out.end_object();
@@ -114,7 +117,7 @@ std::string table_arn(const ArnContext& arn, std::string_view table_name) {
 }
 
 void encode_table_description(JsonWriter& out, const TableSchema& s, const TableCounters& counters,
-                              const ArnContext& arn, DescriptionShape shape) {
+                              const IndexCounters& index_counters, const ArnContext& arn, DescriptionShape shape) {
   const std::string this_arn = table_arn(arn, s.name);
   const bool full = shape == DescriptionShape::Full;
   out.begin_object();
@@ -167,13 +170,13 @@ void encode_table_description(JsonWriter& out, const TableSchema& s, const Table
   if (full && !s.local_indexes.empty()) {
     out.key("LocalSecondaryIndexes");
     out.begin_array();
-    for (const auto& index : s.local_indexes) write_index(out, index, false, this_arn);
+    for (const auto& index : s.local_indexes) write_index(out, index, false, this_arn, index_counters);
     out.end_array();
   }
   if (full && !s.global_indexes.empty()) {
     out.key("GlobalSecondaryIndexes");
     out.begin_array();
-    for (const auto& index : s.global_indexes) write_index(out, index, true, this_arn);
+    for (const auto& index : s.global_indexes) write_index(out, index, true, this_arn, index_counters);
     out.end_array();
   }
   if (full && s.stream && s.stream->enabled) {

@@ -2,6 +2,7 @@
 // Rendering of the response members shared by several operations:
 // TableDescription and ConsumedCapacity.
 
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -24,8 +25,11 @@ enum class DescriptionShape : std::uint8_t {
   Deleted,  // DeleteTable: no key schema, definitions, indexes or creation time
 };
 
+// Counters of each index, by index id.
+using IndexCounters = std::map<std::uint32_t, TableCounters>;
+
 void encode_table_description(JsonWriter& out, const TableSchema& schema, const TableCounters& counters,
-                              const ArnContext& arn, DescriptionShape shape);
+                              const IndexCounters& index_counters, const ArnContext& arn, DescriptionShape shape);
 
 // Writes the "ConsumedCapacity" member when `mode` asks for it.
 void encode_consumed_capacity(JsonWriter& out, const ConsumedCapacity& consumed, ReturnConsumedCapacity mode);

@@ -56,7 +56,9 @@ RawKeyElement decode_key_element(json::value& v) {
   return k;
 }
 
-RawAttributeDefinition decode_attribute_definition(json::value& v) {
+}  // namespace
+
+RawAttributeDefinition decode_raw_attribute_definition(json::value& v) {
   RawAttributeDefinition a;
   for (auto field : json::read_object(v)) {
     std::string_view key = field.unescaped_key().value();
@@ -67,7 +69,7 @@ RawAttributeDefinition decode_attribute_definition(json::value& v) {
   return a;
 }
 
-std::optional<RawThroughput> decode_throughput(json::value& v) {
+std::optional<RawThroughput> decode_raw_throughput(json::value& v) {
   if (json::is_null(v)) return std::nullopt;
   RawThroughput t;
   for (auto field : json::read_object(v)) {
@@ -79,7 +81,7 @@ std::optional<RawThroughput> decode_throughput(json::value& v) {
   return t;
 }
 
-RawIndex decode_index(json::value& v) {
+RawIndex decode_raw_index(json::value& v) {
   RawIndex index;
   for (auto field : json::read_object(v)) {
     std::string_view key = field.unescaped_key().value();
@@ -99,11 +101,13 @@ RawIndex decode_index(json::value& v) {
       }
       index.projection = std::move(p);
     } else if (key == "ProvisionedThroughput") {
-      index.throughput = decode_throughput(value);
+      index.throughput = decode_raw_throughput(value);
     }
   }
   return index;
 }
+
+namespace {
 
 // Java-style rendering of a KeySchema list, as the service echoes it.
 std::string render_key_schema(const std::vector<RawKeyElement>& elements) {
@@ -182,6 +186,8 @@ void check_throughput_constraints(const RawThroughput& t, const std::string& pat
   }
 }
 
+}  // namespace
+
 void check_throughput_bounds(const RawThroughput& t) {
   if (*t.read_units > kMaxUnits) {
     throw ApiError::validation("Given value " + std::to_string(*t.read_units) + " for ReadCapacityUnits is out of bounds");
@@ -225,7 +231,6 @@ void check_index_constraints(const std::optional<std::vector<RawIndex>>& indexes
   }
 }
 
-// The structure rules every key schema (table or index) obeys.
 KeyDef check_key_structure(const std::vector<RawKeyElement>& key_schema,
                            const std::vector<AttributeDefinition>& definitions,
                            const std::vector<RawAttributeDefinition>& raw_definitions) {
@@ -285,8 +290,6 @@ Projection check_projection(const RawProjection& raw) {
   return p;
 }
 
-}  // namespace
-
 // ---------------------------------------------------------------- decoding
 
 CreateTableRequest decode_create_table(json::object body) {
@@ -299,15 +302,15 @@ CreateTableRequest decode_create_table(json::object body) {
     } else if (key == "KeySchema") {
       r.key_schema = read_optional_list<RawKeyElement>(value, decode_key_element);
     } else if (key == "AttributeDefinitions") {
-      r.attribute_definitions = read_optional_list<RawAttributeDefinition>(value, decode_attribute_definition);
+      r.attribute_definitions = read_optional_list<RawAttributeDefinition>(value, decode_raw_attribute_definition);
     } else if (key == "BillingMode") {
       r.billing_mode = read_optional_string(value);
     } else if (key == "ProvisionedThroughput") {
-      r.throughput = decode_throughput(value);
+      r.throughput = decode_raw_throughput(value);
     } else if (key == "GlobalSecondaryIndexes") {
-      r.global_indexes = read_optional_list<RawIndex>(value, decode_index);
+      r.global_indexes = read_optional_list<RawIndex>(value, decode_raw_index);
     } else if (key == "LocalSecondaryIndexes") {
-      r.local_indexes = read_optional_list<RawIndex>(value, decode_index);
+      r.local_indexes = read_optional_list<RawIndex>(value, decode_raw_index);
     } else if (key == "StreamSpecification") {
       if (json::is_null(value)) continue;
       RawStreamSpecification s;
@@ -338,6 +341,40 @@ CreateTableRequest decode_create_table(json::object body) {
   return r;
 }
 
+namespace {
+
+RawIndexUpdate decode_index_update(json::value& v) {
+  RawIndexUpdate u;
+  for (auto field : json::read_object(v)) {
+    std::string_view key = field.unescaped_key().value();
+    json::value value = field.value();
+    if (json::is_null(value)) continue;
+    if (key == "Create") {
+      ++u.actions;
+      u.create = decode_raw_index(value);
+    } else if (key == "Delete" || key == "Update") {
+      ++u.actions;
+      std::optional<std::string> name;
+      std::optional<RawThroughput> throughput;
+      for (auto member : json::read_object(value)) {
+        std::string_view mkey = member.unescaped_key().value();
+        json::value m = member.value();
+        if (mkey == "IndexName") name = read_optional_string(m);
+        else if (mkey == "ProvisionedThroughput") throughput = decode_raw_throughput(m);
+      }
+      if (key == "Delete") {
+        u.delete_name = name.value_or("");
+      } else {
+        u.update_name = name.value_or("");
+        u.update_throughput = throughput;
+      }
+    }
+  }
+  return u;
+}
+
+}  // namespace
+
 UpdateTableRequest decode_update_table(json::object body) {
   UpdateTableRequest r;
   for (auto field : body) {
@@ -348,17 +385,17 @@ UpdateTableRequest decode_update_table(json::object body) {
     } else if (key == "BillingMode") {
       r.billing_mode = read_optional_string(value);
     } else if (key == "ProvisionedThroughput") {
-      r.throughput = decode_throughput(value);
+      r.throughput = decode_raw_throughput(value);
     } else if (key == "TableClass") {
       r.table_class = read_optional_string(value);
     } else if (key == "DeletionProtectionEnabled") {
       r.deletion_protection = read_optional_bool(value);
+    } else if (key == "AttributeDefinitions") {
+      r.attribute_definitions = read_optional_list<RawAttributeDefinition>(value, decode_raw_attribute_definition);
+    } else if (key == "GlobalSecondaryIndexUpdates") {
+      r.index_updates = read_optional_list<RawIndexUpdate>(value, decode_index_update);
     } else if (json::is_null(value)) {
       continue;
-    } else if (key == "AttributeDefinitions") {
-      r.has_attribute_definitions = true;
-    } else if (key == "GlobalSecondaryIndexUpdates") {
-      r.has_global_index_updates = true;
     } else if (key == "StreamSpecification") {
       r.has_stream_specification = true;
     } else if (key == "SSESpecification" || key == "ReplicaUpdates" || key == "OnDemandThroughput" ||
@@ -639,18 +676,20 @@ void validate_update_table_request(const UpdateTableRequest& r) {
                "Member must satisfy enum value set: [STANDARD, STANDARD_INFREQUENT_ACCESS]");
   }
   errors.throw_if_any();
-  if (r.has_global_index_updates) {
-    throw ApiError::validation("dynamod does not support GlobalSecondaryIndexUpdates yet");
-  }
   if (r.has_stream_specification) throw ApiError::validation("dynamod does not support StreamSpecification yet");
   if (r.has_other_unsupported) throw ApiError::validation("dynamod does not support " + r.unsupported_parameter);
-  if (!r.billing_mode && !r.throughput && !r.table_class && !r.deletion_protection) {
+  bool index_changes = r.index_updates && !r.index_updates->empty();
+  if (!has_table_changes(r) && !index_changes) {
     throw ApiError::validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, "
         "SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, "
         "DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput, GlobalTableWitnessUpdates or TableClass is "
         "required");
   }
+}
+
+bool has_table_changes(const UpdateTableRequest& r) {
+  return r.billing_mode || r.throughput || r.table_class || r.deletion_protection;
 }
 
 TableUpdate validate_update_table(const UpdateTableRequest& r, const TableSchema& current) {

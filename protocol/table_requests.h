@@ -63,15 +63,24 @@ struct CreateTableRequest {
   std::optional<bool> deletion_protection;
 };
 
+// One entry of UpdateTable's GlobalSecondaryIndexUpdates.
+struct RawIndexUpdate {
+  int actions = 0;  // how many of Create, Delete, Update it holds
+  std::optional<RawIndex> create;
+  std::optional<std::string> delete_name;
+  std::optional<std::string> update_name;
+  std::optional<RawThroughput> update_throughput;
+};
+
 struct UpdateTableRequest {
   std::optional<std::string> table_name;
   std::optional<std::string> billing_mode;
   std::optional<RawThroughput> throughput;
   std::optional<std::string> table_class;
   std::optional<bool> deletion_protection;
+  std::optional<std::vector<RawAttributeDefinition>> attribute_definitions;
+  std::optional<std::vector<RawIndexUpdate>> index_updates;
   // Parameters of later features: present means "asked for".
-  bool has_attribute_definitions = false;
-  bool has_global_index_updates = false;
   bool has_stream_specification = false;
   bool has_other_unsupported = false;
   std::string unsupported_parameter;
@@ -85,6 +94,19 @@ struct ListTablesRequest {
   std::optional<std::string> exclusive_start_table_name;
   std::optional<std::int64_t> limit;
 };
+
+// Pieces shared with other table requests.
+RawIndex decode_raw_index(json::value& v);
+std::optional<RawThroughput> decode_raw_throughput(json::value& v);
+RawAttributeDefinition decode_raw_attribute_definition(json::value& v);
+// The structure rules every key schema (table or index) obeys; returns the key.
+KeyDef check_key_structure(const std::vector<RawKeyElement>& key_schema,
+                           const std::vector<AttributeDefinition>& definitions,
+                           const std::vector<RawAttributeDefinition>& raw_definitions);
+Projection check_projection(const RawProjection& raw);
+void check_index_constraints(const std::optional<std::vector<RawIndex>>& indexes, const std::string& family,
+                             ConstraintErrors& errors);
+void check_throughput_bounds(const RawThroughput& t);
 
 CreateTableRequest decode_create_table(json::object body);
 UpdateTableRequest decode_update_table(json::object body);
@@ -104,6 +126,7 @@ struct TableUpdate {
 };
 // Checks the request on its own (constraints, required members).
 void validate_update_table_request(const UpdateTableRequest& request);
+bool has_table_changes(const UpdateTableRequest& request);
 // Checks it against the current table and returns the changes.
 TableUpdate validate_update_table(const UpdateTableRequest& request, const TableSchema& current);
 

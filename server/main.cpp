@@ -13,6 +13,7 @@
 #include "server/config.h"
 #include "server/http_server.h"
 #include "server/service.h"
+#include "storage/index_builds.h"
 #include "storage/store.h"
 #include "storage/write_queue.h"
 
@@ -36,6 +37,7 @@ int run(const dynamod::Config& config) {
   store_options.item_collection_limit = config.item_collection_limit;
   Store store(store_options);
   WriteQueue writer(store);
+  resume_index_jobs(store, writer);
 
   asio::io_context io(static_cast<int>(config.threads));
   Service service(store, writer, config, Authenticator(std::move(credentials)));

@@ -29,7 +29,7 @@ std::string describe(const OperationContext& ctx, const char* member, const ops:
   JsonWriter out;
   out.begin_object();
   out.key(member);
-  encode_table_description(out, d.schema, d.counters, arn_of(ctx), shape);
+  encode_table_description(out, d.schema, d.counters, d.index_counters, arn_of(ctx), shape);
   out.end_object();
   return out.take();
 }

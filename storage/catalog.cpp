@@ -26,6 +26,13 @@ std::size_t Catalog::count(std::string_view ns) const {
   return n;
 }
 
+std::vector<TablePtr> Catalog::all() const {
+  std::lock_guard lock(mutex_);
+  std::vector<TablePtr> out;
+  for (const auto& [key, table] : tables_) out.push_back(table);
+  return out;
+}
+
 void Catalog::put(TablePtr table) {
   std::lock_guard lock(mutex_);
   tables_[Key(table->ns, table->schema.name)] = std::move(table);

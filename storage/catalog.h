@@ -44,6 +44,7 @@ class Catalog {
   // Table names of a namespace in ascending order, starting after `after`.
   std::vector<std::string> list(std::string_view ns, std::string_view after, std::size_t limit) const;
   std::size_t count(std::string_view ns) const;
+  std::vector<TablePtr> all() const;
 
   void put(TablePtr table);
   void erase(std::string_view ns, std::string_view name);

@@ -1,6 +1,7 @@
 #include "storage/index_entries.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "metering/item_size.h"
 #include "protocol/api_error.h"
@@ -10,7 +11,9 @@
 namespace dynamod::indexes {
 namespace {
 
-void check_key(const KeyElement& k, const IndexSchema& index, const Item& item) {
+constexpr std::string_view kNotValid = "One or more parameter values are not valid. ";
+
+void check_key(const KeyElement& k, bool is_sort, const IndexSchema& index, const Item& item, bool by_update) {
   const AttributeValue* v = item.find(k.name);
   if (v == nullptr) return;
   if (v->type() != to_attribute_type(k.type)) {
@@ -18,25 +21,44 @@ void check_key(const KeyElement& k, const IndexSchema& index, const Item& item) 
                                       " Expected: " + std::string(scalar_type_name(k.type)) +
                                       " Actual: " + std::string(type_name(v->type())) + " IndexName: " + index.name);
   }
-  bool empty = (v->type() == AttributeType::S && v->as_string().empty()) ||
-               (v->type() == AttributeType::B && v->as_binary().empty());
-  if (empty) {
-    throw ApiError::validation(
-        "One or more parameter values are not valid. A value specified for a secondary index key is not supported. "
-        "The AttributeValue for a key attribute cannot contain an empty " +
-        std::string(v->type() == AttributeType::S ? "string" : "binary") + " value. IndexName: " + index.name +
-        ", IndexKey: " + k.name);
+  std::size_t size = v->type() == AttributeType::S ? v->as_string().size()
+                     : v->type() == AttributeType::B ? v->as_binary().size()
+                                                     : 0;
+  if ((v->type() == AttributeType::S || v->type() == AttributeType::B) && size == 0) {
+    std::string what = v->type() == AttributeType::S ? "string" : "binary";
+    if (by_update) {
+      throw ApiError::validation(std::string(kNotValid) +
+                                 "The update expression attempted to update a secondary index key to a value that is "
+                                 "not supported. The AttributeValue for a key attribute cannot contain an empty " +
+                                 what + " value.");
+    }
+    throw ApiError::validation(std::string(kNotValid) +
+                               "A value specified for a secondary index key is not supported. The AttributeValue for "
+                               "a key attribute cannot contain an empty " +
+                               what + " value. IndexName: " + index.name + ", IndexKey: " + k.name);
+  }
+  const std::size_t limit = is_sort ? 1024 : 2048;
+  if (size > limit) {
+    throw ApiError::invalid_parameter("Size limit exceeded for Index Key " + k.name + " Actual Size: " +
+                                      std::to_string(size) + " bytes Max Size: " + std::to_string(limit) +
+                                      " bytes IndexName: " + index.name);
   }
 }
 
 }  // namespace
 
-void check_index_keys(const TableSchema& table, const Item& item) {
+void check_index_keys(const TableSchema& table, const Item& item, bool by_update) {
+  // When several indexes key on one attribute, the service names the first by name.
+  std::vector<const IndexSchema*> by_name;
   for (const auto* family : {&table.local_indexes, &table.global_indexes}) {
     for (const auto& index : *family) {
-      check_key(index.key.partition, index, item);
-      if (index.key.sort) check_key(*index.key.sort, index, item);
+      if (index.status != IndexStatus::Deleting) by_name.push_back(&index);
     }
+  }
+  std::sort(by_name.begin(), by_name.end(), [](const auto* a, const auto* b) { return a->name < b->name; });
+  for (const IndexSchema* index : by_name) {
+    check_key(index->key.partition, false, *index, item, by_update);
+    if (index->key.sort) check_key(*index->key.sort, true, *index, item, by_update);
   }
 }
 

@@ -26,8 +26,10 @@ struct Entry {
 };
 
 // The service's ValidationException for an index key attribute of the wrong
-// type, or an empty one.
-void check_index_keys(const TableSchema& table, const Item& item);
+// type, an empty one, or one over the key size limits. `by_update`: the item
+// results from an UpdateItem (the service words the empty-value case
+// differently then).
+void check_index_keys(const TableSchema& table, const Item& item, bool by_update = false);
 
 // True if `item` has both key attributes of `index` (secondary indexes are sparse).
 bool in_index(const IndexSchema& index, const Item& item);

@@ -31,6 +31,7 @@ void ItemChange::plan(WriteContext& ctx, CollectionSizes& sizes) {
   index_writes_.clear();
   for (bool global : {false, true}) {
     for (const auto& index : global ? schema.global_indexes : schema.local_indexes) {
+      if (index.status == IndexStatus::Deleting) continue;  // its entries are being removed
       IndexWrite w;
       w.index = &index;
       w.global = global;

@@ -2,6 +2,8 @@
 
 #include <ctime>
 
+#include "protocol/index_updates.h"
+#include "storage/index_builds.h"
 #include "storage/key_codec.h"
 #include "storage/schema_codec.h"
 
@@ -65,6 +67,12 @@ void change_throughput(Throughput& t, std::int64_t read, std::int64_t write, dou
 
 }  // namespace
 
+TableDescription describe(const Table& table) {
+  TableDescription d{table.schema, table.stats->snapshot(), {}};
+  for (const auto& [id, stats] : table.index_stats) d.index_counters[id] = stats->snapshot();
+  return d;
+}
+
 ApiError table_not_found(std::string_view name) {
   return ApiError::resource_not_found("Requested resource not found: Table: " + std::string(name) + " not found");
 }
@@ -89,7 +97,7 @@ TableDescription create_table(WriteContext& ctx, const Scope& scope, TableSchema
   save_schema(ctx, *table);
   ctx.stage_table(table);
   // The service answers CREATING; the table is usable at once here.
-  TableDescription answer{std::move(schema), {}};
+  TableDescription answer = describe(*table);
   answer.schema.status = TableStatus::Creating;
   for (auto& index : answer.schema.global_indexes) index.status = IndexStatus::Creating;
   return answer;
@@ -99,7 +107,7 @@ TableDescription describe_table(Store& store, const Scope& scope, const std::str
   std::optional<QualifiedName> qualified = scope.qualify(name);
   TablePtr table = qualified ? store.catalog().find(qualified->ns, qualified->name) : nullptr;
   if (!table) throw table_not_found(name);
-  return {table->schema, table->stats->snapshot()};
+  return describe(*table);
 }
 
 namespace {
@@ -133,7 +141,7 @@ TableDescription delete_table(WriteContext& ctx, const Scope& scope, const std::
     }
   }
   ctx.stage_drop(ns, table->schema.name);
-  TableDescription answer{table->schema, table->stats->snapshot()};
+  TableDescription answer = describe(*table);
   answer.schema.status = TableStatus::Deleting;
   return answer;
 }
@@ -143,6 +151,8 @@ TableDescription update_table(WriteContext& ctx, const Scope& scope, const Updat
   const std::string& ns = table->ns;
   const TableSchema& current = table->schema;
   TableUpdate update = validate_update_table(request, current);
+  IndexUpdates index_updates =
+      validate_index_updates(request, current, update.billing_mode.value_or(current.billing_mode));
 
   TableSchema next = current;
   bool capacity_changed = false;
@@ -180,11 +190,41 @@ TableDescription update_table(WriteContext& ctx, const Scope& scope, const Updat
   }
   if (update.deletion_protection) next.deletion_protection = *update.deletion_protection;
 
-  auto updated = std::make_shared<Table>(Table{ns, next, table->stats, table->index_stats});
+  auto index_stats = table->index_stats;
+  std::optional<std::uint32_t> index_job;
+  if (index_updates.create) {
+    IndexSchema index = std::move(*index_updates.create);
+    index.id = allocate_id(ctx);
+    index_job = index.id;
+    index_stats[index.id] = std::make_shared<TableStats>();
+    for (auto& d : index_updates.new_definitions) next.attribute_definitions.push_back(std::move(d));
+    next.global_indexes.push_back(std::move(index));
+  }
+  if (index_updates.delete_name) {
+    for (auto& index : next.global_indexes) {
+      if (index.name == *index_updates.delete_name) {
+        index.status = IndexStatus::Deleting;
+        index_job = index.id;
+      }
+    }
+  }
+  for (const auto& [name, units] : index_updates.throughput_updates) {
+    for (auto& index : next.global_indexes) {
+      if (index.name == name && index.throughput) change_throughput(*index.throughput, units.first, units.second, now);
+    }
+  }
+  if (index_job) {
+    capacity_changed = true;
+    ctx.after_commit([&queue = ctx.queue(), ns, name = next.name, id = next.id, index = *index_job] {
+      schedule_index_job(queue, ns, name, id, index);
+    });
+  }
+
+  auto updated = std::make_shared<Table>(Table{ns, next, table->stats, std::move(index_stats)});
   save_schema(ctx, *updated);
   ctx.stage_table(updated);
   // Capacity changes take effect at once here; the answer says UPDATING as the service's does.
-  TableDescription answer{std::move(next), table->stats->snapshot()};
+  TableDescription answer = describe(*updated);
   if (capacity_changed) answer.schema.status = TableStatus::Updating;
   return answer;
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "protocol/responses.h"
 #include "protocol/table_requests.h"
 #include "protocol/table_schema.h"
 #include "storage/scope.h"
@@ -17,7 +18,10 @@ namespace dynamod::ops {
 struct TableDescription {
   TableSchema schema;
   TableCounters counters;
+  IndexCounters index_counters;
 };
+
+TableDescription describe(const Table& table);
 
 struct ListTablesResult {
   std::vector<std::string> names;

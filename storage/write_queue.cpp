@@ -106,7 +106,7 @@ void WriteQueue::run_group(std::vector<std::unique_ptr<WriteJob>>& jobs) {
 bool WriteQueue::try_group(std::vector<std::unique_ptr<WriteJob>>& jobs) {
   try {
     lmdb::WriteTxn txn(store_.env());
-    WriteContext ctx(store_, txn);
+    WriteContext ctx(store_, txn, *this);
     for (auto& job : jobs) job->run(ctx);
     ctx.flush_stats();
     txn.commit();

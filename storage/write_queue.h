@@ -26,11 +26,15 @@ namespace dynamod {
 
 // What a job sees: the write transaction, the store, and hooks that take
 // effect only once the transaction is committed.
+class WriteQueue;
+
 class WriteContext {
  public:
-  WriteContext(Store& store, lmdb::WriteTxn& txn) : store_(store), txn_(txn) {}
+  WriteContext(Store& store, lmdb::WriteTxn& txn, WriteQueue& queue) : store_(store), txn_(txn), queue_(queue) {}
 
   Store& store() { return store_; }
+  // For jobs that schedule follow-up work (index builds), after commit.
+  WriteQueue& queue() { return queue_; }
   lmdb::WriteTxn& txn() { return txn_; }
   const Databases& dbs() const { return store_.dbs(); }
 
@@ -64,6 +68,7 @@ class WriteContext {
   };
   Store& store_;
   lmdb::WriteTxn& txn_;
+  WriteQueue& queue_;
   std::map<const TableStats*, StatsDelta> stats_;
   std::map<std::pair<std::string, std::string>, TablePtr, std::less<>> staged_tables_;  // nullptr: dropped
   std::vector<std::function<void()>> after_commit_;
