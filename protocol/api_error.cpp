@@ -17,7 +17,7 @@ constexpr std::string_view kCoral = "com.amazon.coral.service#";
 constexpr std::string_view kCoralValidate = "com.amazon.coral.validate#";
 
 // Indexed by ErrorCode; keep in enum order.
-constexpr std::array<ErrorInfo, 18> kErrors{{
+constexpr std::array<ErrorInfo, kErrorCodeCount> kErrors{{
     {"ValidationException", kCoralValidate, 400},
     {"SerializationException", kCoral, 400},
     {"ResourceNotFoundException", kDynamo, 400},
@@ -36,6 +36,13 @@ constexpr std::array<ErrorInfo, 18> kErrors{{
     {"IdempotentParameterMismatchException", kDynamo, 400},
     {"RequestEntityTooLarge", kCoral, 413},
     {"InternalServerError", kDynamo, 500},
+    {"ExpiredIteratorException", kDynamo, 400},
+    {"TrimmedDataAccessException", kDynamo, 400},
+    {"DuplicateItemException", kDynamo, 400},
+    {"TableNotFoundException", kDynamo, 400},
+    {"AccessDeniedException", kCoral, 400},
+    {"ThrottlingException", kDynamo, 400},
+    {"RequestLimitExceeded", kDynamo, 400},
 }};
 
 const ErrorInfo& info(ErrorCode code) { return kErrors[static_cast<std::size_t>(code)]; }

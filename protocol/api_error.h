@@ -32,7 +32,15 @@ enum class ErrorCode : std::uint8_t {
   IdempotentParameterMismatchException,
   RequestEntityTooLarge,
   InternalServerError,
+  ExpiredIteratorException,
+  TrimmedDataAccessException,
+  DuplicateItemException,
+  TableNotFoundException,
+  AccessDeniedException,
+  ThrottlingException,
+  RequestLimitExceeded,
 };
+inline constexpr std::size_t kErrorCodeCount = static_cast<std::size_t>(ErrorCode::RequestLimitExceeded) + 1;
 
 // "com.amazonaws.dynamodb.v20120810#ValidationException" and friends.
 std::string_view error_type_name(ErrorCode code);

@@ -62,6 +62,9 @@ struct ReadSpec {
   std::optional<expr::KeyCondition> key_condition;  // Query
   expr::Condition filter;                           // empty: none
   std::optional<std::vector<expr::Path>> projection;
+  // PartiQL's select list: when set (one name per projected path), each path's
+  // value comes back as a top-level attribute of that name instead of nested.
+  std::vector<std::string> projection_names;
   Select select = Select::AllAttributes;
   std::optional<std::int64_t> limit;
   bool forward = true;

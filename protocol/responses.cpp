@@ -179,14 +179,21 @@ void encode_table_description(JsonWriter& out, const TableSchema& s, const Table
     for (const auto& index : s.global_indexes) write_index(out, index, true, this_arn, index_counters);
     out.end_array();
   }
-  if (full && s.stream && s.stream->enabled) {
-    out.key("StreamSpecification");
-    out.begin_object();
-    out.key("StreamEnabled");
-    out.boolean(true);
-    out.key("StreamViewType");
-    out.string(stream_view_type_name(s.stream->view_type));
-    out.end_object();
+  if (full && s.stream && s.stream->id != 0) {
+    // A disabled stream leaves no StreamSpecification, only the Latest* members.
+    if (s.stream->enabled) {
+      out.key("StreamSpecification");
+      out.begin_object();
+      out.key("StreamEnabled");
+      out.boolean(true);
+      out.key("StreamViewType");
+      out.string(stream_view_type_name(s.stream->view_type));
+      out.end_object();
+    }
+    out.key("LatestStreamLabel");
+    out.string(s.stream->label);
+    out.key("LatestStreamArn");
+    out.string(this_arn + "/stream/" + s.stream->label);
   }
   if (full && s.table_class) {
     out.key("TableClassSummary");
@@ -246,6 +253,15 @@ void encode_consumed_capacity(JsonWriter& out, const ConsumedCapacity& consumed,
   if (mode == ReturnConsumedCapacity::None) return;
   out.key("ConsumedCapacity");
   encode_consumed_capacity_object(out, consumed, mode);
+}
+
+void encode_consumed_capacity_list(JsonWriter& out, const std::vector<ConsumedCapacity>& consumed,
+                                   ReturnConsumedCapacity mode) {
+  if (mode == ReturnConsumedCapacity::None) return;
+  out.key("ConsumedCapacity");
+  out.begin_array();
+  for (const auto& c : consumed) encode_consumed_capacity_object(out, c, mode);
+  out.end_array();
 }
 
 }  // namespace dynamod

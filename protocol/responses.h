@@ -35,6 +35,9 @@ void encode_table_description(JsonWriter& out, const TableSchema& schema, const 
 void encode_consumed_capacity(JsonWriter& out, const ConsumedCapacity& consumed, ReturnConsumedCapacity mode);
 // One ConsumedCapacity object (for the lists of batch and transaction answers).
 void encode_consumed_capacity_object(JsonWriter& out, const ConsumedCapacity& consumed, ReturnConsumedCapacity mode);
+// "ConsumedCapacity": [...] of batches and transactions, one entry per table (nothing for NONE).
+void encode_consumed_capacity_list(JsonWriter& out, const std::vector<ConsumedCapacity>& consumed,
+                                   ReturnConsumedCapacity mode);
 
 // One ItemCollectionMetrics object.
 void encode_item_collection_metrics(JsonWriter& out, const ItemCollectionMetrics& metrics);

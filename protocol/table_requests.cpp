@@ -1,5 +1,7 @@
 #include "protocol/table_requests.h"
 
+#include "protocol/settings_requests.h"
+
 #include <algorithm>
 #include <set>
 
@@ -312,15 +314,7 @@ CreateTableRequest decode_create_table(json::object body) {
     } else if (key == "LocalSecondaryIndexes") {
       r.local_indexes = read_optional_list<RawIndex>(value, decode_raw_index);
     } else if (key == "StreamSpecification") {
-      if (json::is_null(value)) continue;
-      RawStreamSpecification s;
-      for (auto sf : json::read_object(value)) {
-        std::string_view skey = sf.unescaped_key().value();
-        json::value sv = sf.value();
-        if (skey == "StreamEnabled") s.enabled = read_optional_bool(sv);
-        else if (skey == "StreamViewType") s.view_type = read_optional_string(sv);
-      }
-      r.stream = s;
+      r.stream = decode_raw_stream_specification(value);
     } else if (key == "Tags") {
       r.tags = read_optional_list<RawTag>(value, [](json::value& v) {
         RawTag t;
@@ -375,6 +369,28 @@ RawIndexUpdate decode_index_update(json::value& v) {
 
 }  // namespace
 
+std::optional<RawStreamSpecification> decode_raw_stream_specification(json::value& v) {
+  if (json::is_null(v)) return std::nullopt;
+  RawStreamSpecification s;
+  for (auto field : json::read_object(v)) {
+    std::string_view key = field.unescaped_key().value();
+    json::value value = field.value();
+    if (key == "StreamEnabled") s.enabled = read_optional_bool(value);
+    else if (key == "StreamViewType") s.view_type = read_optional_string(value);
+  }
+  return s;
+}
+
+StreamViewType parse_stream_view_type(const std::string& v) {
+  if (v == "KEYS_ONLY") return StreamViewType::KeysOnly;
+  if (v == "NEW_IMAGE") return StreamViewType::NewImage;
+  if (v == "OLD_IMAGE") return StreamViewType::OldImage;
+  if (v == "NEW_AND_OLD_IMAGES") return StreamViewType::NewAndOldImages;
+  throw ApiError::validation("1 validation error detected: Value '" + v +
+                             "' at 'streamSpecification.streamViewType' failed to satisfy constraint: Member must "
+                             "satisfy enum value set: [NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, KEYS_ONLY]");
+}
+
 UpdateTableRequest decode_update_table(json::object body) {
   UpdateTableRequest r;
   for (auto field : body) {
@@ -394,10 +410,10 @@ UpdateTableRequest decode_update_table(json::object body) {
       r.attribute_definitions = read_optional_list<RawAttributeDefinition>(value, decode_raw_attribute_definition);
     } else if (key == "GlobalSecondaryIndexUpdates") {
       r.index_updates = read_optional_list<RawIndexUpdate>(value, decode_index_update);
+    } else if (key == "StreamSpecification") {
+      r.stream = decode_raw_stream_specification(value);
     } else if (json::is_null(value)) {
       continue;
-    } else if (key == "StreamSpecification") {
-      r.has_stream_specification = true;
     } else if (key == "SSESpecification" || key == "ReplicaUpdates" || key == "OnDemandThroughput" ||
                key == "WarmThroughput" || key == "MultiRegionConsistency") {
       r.has_other_unsupported = true;
@@ -629,20 +645,11 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
     }
     if (enabled) {
       if (!r.stream->view_type) {
-        throw ApiError::invalid_parameter("Stream view type must be specified when enabling a stream");
+        throw ApiError::invalid_parameter("Table is being created with a stream enabled, UpdateViewType is required");
       }
-      StreamSpec spec{true, StreamViewType::NewAndOldImages};
-      const std::string& v = *r.stream->view_type;
-      if (v == "KEYS_ONLY") spec.view_type = StreamViewType::KeysOnly;
-      else if (v == "NEW_IMAGE") spec.view_type = StreamViewType::NewImage;
-      else if (v == "OLD_IMAGE") spec.view_type = StreamViewType::OldImage;
-      else if (v == "NEW_AND_OLD_IMAGES") spec.view_type = StreamViewType::NewAndOldImages;
-      else {
-        throw ApiError::validation("1 validation error detected: Value '" + v +
-                                   "' at 'streamSpecification.streamViewType' failed to satisfy constraint: Member "
-                                   "must satisfy enum value set: [NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, "
-                                   "KEYS_ONLY]");
-      }
+      StreamSpec spec;
+      spec.enabled = true;
+      spec.view_type = parse_stream_view_type(*r.stream->view_type);
       schema.stream = spec;
     }
   }
@@ -654,6 +661,8 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
       }
       schema.tags.push_back({*t.key, *t.value});
     }
+    check_tags(schema.tags, "tags");
+    check_tag_count(schema.tags.size());
   }
   if (r.table_class) {
     schema.table_class =
@@ -676,7 +685,6 @@ void validate_update_table_request(const UpdateTableRequest& r) {
                "Member must satisfy enum value set: [STANDARD, STANDARD_INFREQUENT_ACCESS]");
   }
   errors.throw_if_any();
-  if (r.has_stream_specification) throw ApiError::validation("dynamod does not support StreamSpecification yet");
   if (r.has_other_unsupported) throw ApiError::validation("dynamod does not support " + r.unsupported_parameter);
   bool index_changes = r.index_updates && !r.index_updates->empty();
   if (!has_table_changes(r) && !index_changes) {
@@ -689,7 +697,7 @@ void validate_update_table_request(const UpdateTableRequest& r) {
 }
 
 bool has_table_changes(const UpdateTableRequest& r) {
-  return r.billing_mode || r.throughput || r.table_class || r.deletion_protection;
+  return r.billing_mode || r.throughput || r.table_class || r.deletion_protection || r.stream;
 }
 
 TableUpdate validate_update_table(const UpdateTableRequest& r, const TableSchema& current) {
@@ -715,6 +723,40 @@ TableUpdate validate_update_table(const UpdateTableRequest& r, const TableSchema
         *r.table_class == "STANDARD" ? TableClass::Standard : TableClass::StandardInfrequentAccess;
   }
   update.deletion_protection = r.deletion_protection;
+  if (r.stream) {
+    if (!r.stream->enabled) {
+      throw ApiError::validation("1 validation error detected: Value null at 'streamSpecification.streamEnabled' "
+                                 "failed to satisfy constraint: Member must not be null");
+    }
+    // The service changes a stream alone, or with an on-demand switch.
+    if (r.throughput || (r.billing_mode && *r.billing_mode == "PROVISIONED")) {
+      throw ApiError::invalid_parameter("You cannot modify stream status while updating table IOPS");
+    }
+    if (r.index_updates) {
+      for (const RawIndexUpdate& u : *r.index_updates) {
+        if (u.create || u.delete_name) {
+          throw ApiError::invalid_parameter("You cannot create or delete index while changing stream status");
+        }
+      }
+    }
+    StreamSpec spec;
+    spec.enabled = *r.stream->enabled;
+    if (spec.enabled && !r.stream->view_type) {
+      throw ApiError::invalid_parameter("If stream is being enabled then UpdateViewType is required");
+    }
+    if (!spec.enabled && r.stream->view_type) {
+      throw ApiError::invalid_parameter("If stream is being disabled, then UpdateViewType must not be specified");
+    }
+    // The state checks look at the current stream, not the requested view type.
+    const bool currently = current.stream && current.stream->enabled;
+    if (spec.enabled) {
+      if (currently) throw ApiError::validation("Table already has an enabled stream: TableName: " + current.name);
+      spec.view_type = parse_stream_view_type(*r.stream->view_type);
+    } else if (!currently) {
+      throw ApiError::validation("Table has no stream to disable: TableName: " + current.name);
+    }
+    update.stream = spec;
+  }
   return update;
 }
 

@@ -80,8 +80,8 @@ struct UpdateTableRequest {
   std::optional<bool> deletion_protection;
   std::optional<std::vector<RawAttributeDefinition>> attribute_definitions;
   std::optional<std::vector<RawIndexUpdate>> index_updates;
-  // Parameters of later features: present means "asked for".
-  bool has_stream_specification = false;
+  std::optional<RawStreamSpecification> stream;
+  // Parameters of features dynamod lacks: present means "asked for".
   bool has_other_unsupported = false;
   std::string unsupported_parameter;
 };
@@ -108,6 +108,10 @@ void check_index_constraints(const std::optional<std::vector<RawIndex>>& indexes
                              ConstraintErrors& errors);
 void check_throughput_bounds(const RawThroughput& t);
 
+std::optional<RawStreamSpecification> decode_raw_stream_specification(json::value& v);
+// StreamViewType text -> value; the service's message for anything else.
+StreamViewType parse_stream_view_type(const std::string& text);
+
 CreateTableRequest decode_create_table(json::object body);
 UpdateTableRequest decode_update_table(json::object body);
 TableNameRequest decode_table_name_request(json::object body);
@@ -119,6 +123,7 @@ TableSchema validate_create_table(const CreateTableRequest& request);
 
 // The changes an UpdateTable request asks for, validated against the table.
 struct TableUpdate {
+  std::optional<StreamSpec> stream;  // enable (with its view type) or disable
   std::optional<BillingMode> billing_mode;
   std::optional<std::pair<std::int64_t, std::int64_t>> throughput;
   std::optional<TableClass> table_class;

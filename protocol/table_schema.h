@@ -81,7 +81,24 @@ struct IndexSchema {
 struct StreamSpec {
   bool enabled = false;
   StreamViewType view_type = StreamViewType::NewAndOldImages;
+  // The latest stream (kept after it is disabled): its key space and label.
+  std::uint32_t id = 0;
+  std::string label;  // ISO-8601 creation time, e.g. 2026-11-30T07:30:00.123
   friend bool operator==(const StreamSpec&, const StreamSpec&) = default;
+};
+
+struct PointInTimeRecovery {
+  bool enabled = false;
+  std::int64_t recovery_period_days = 35;
+  double enabled_at = 0;  // epoch seconds
+  friend bool operator==(const PointInTimeRecovery&, const PointInTimeRecovery&) = default;
+};
+
+struct TimeToLive {
+  std::string attribute;
+  bool enabled = false;
+  std::int64_t changed_ms = 0;  // when UpdateTimeToLive last changed it (for the cooldown)
+  friend bool operator==(const TimeToLive&, const TimeToLive&) = default;
 };
 
 struct Tag {
@@ -110,6 +127,8 @@ struct TableSchema {
   std::optional<TableClass> table_class;  // reported once set (STANDARD otherwise)
   bool deletion_protection = false;
   std::optional<StreamSpec> stream;
+  std::optional<TimeToLive> ttl;
+  PointInTimeRecovery point_in_time_recovery;
   std::vector<Tag> tags;
   TableStatus status = TableStatus::Active;
 

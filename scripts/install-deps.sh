@@ -8,7 +8,7 @@ mode="${1:-build}"
 
 build_packages=(g++ cmake make ccache libboost1.81-dev libboost-program-options1.81-dev libsimdjson-dev
   libspdlog-dev libfmt-dev liblmdb-dev libxxhash-dev doctest-dev libssl-dev zlib1g-dev)
-test_packages=(python3 python3-pytest curl docker-compose nodejs npm)
+test_packages=(python3 python3-pytest curl docker-compose)
 
 packages=("${build_packages[@]}")
 if [ "$mode" = test ]; then
@@ -16,6 +16,9 @@ if [ "$mode" = test ]; then
   # boto3 and the AWS CLI from Debian only where the machine has none of its own.
   python3 -c 'import boto3' 2>/dev/null || packages+=(python3-boto3)
   command -v aws >/dev/null 2>&1 || packages+=(awscli)
+  # Node.js from Debian only where the machine has none (NodeSource's nodejs ships npm itself).
+  command -v node >/dev/null 2>&1 || packages+=(nodejs)
+  command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi
 
 missing=()

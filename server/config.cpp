@@ -62,7 +62,18 @@ std::optional<Config> parse_config(int argc, char** argv) {
     ("account-id", po::value(&config.account_id)->default_value(config.account_id), "12-digit account id used in ARNs.")
     ("map-size", po::value(&config.map_size)->default_value(config.map_size), "Maximum database size in bytes (LMDB map size).")
     ("item-collection-limit", po::value(&item_collection_limit)->default_value(item_collection_limit),
-        "Largest item collection (items sharing a partition key in a table with local secondary indexes), as DynamoDB's 10GB; lower it (64KB, 1MB) to test ItemCollectionSizeLimitExceededException.");
+        "Largest item collection (items sharing a partition key in a table with local secondary indexes), as DynamoDB's 10GB; lower it (64KB, 1MB) to test ItemCollectionSizeLimitExceededException.")
+    ("ttl-interval", po::value(&config.ttl_interval_seconds)->default_value(config.ttl_interval_seconds),
+        "Seconds between two passes of the Time to Live sweeper, which deletes expired items (the service takes up to days; fractions allowed).")
+    ("ttl-cooldown", po::value(&config.ttl_cooldown_seconds)->default_value(config.ttl_cooldown_seconds),
+        "Seconds after an UpdateTimeToLive change during which another is refused, as the service does (about 31 minutes); 0 turns it off.")
+    ("throttle", po::bool_switch(&config.throttle),
+        "Simulate DynamoDB's throughput limits: provisioned capacity with 300 seconds of burst, GSI back-pressure, "
+        "on-demand scaling, 3,000 RCU / 1,000 WCU per partition key value. Throttled requests get the service's errors.")
+    ("prices", po::value(&config.prices_file),
+        "JSON price table for /dynamod/cost (another region's prices); by default us-east-1's.")
+    ("cors-origins", po::value(&config.cors_origins)->default_value(config.cors_origins),
+        "Origins a browser may call dynamod from: * (any, as the service allows) or a comma-separated list.");
   // clang-format on
   po::variables_map vm;
   try {
@@ -97,6 +108,8 @@ std::optional<Config> parse_config(int argc, char** argv) {
     throw std::runtime_error("--account-id must be 12 digits");
   }
   config.item_collection_limit = parse_size(item_collection_limit);
+  if (!(config.ttl_interval_seconds > 0)) throw std::runtime_error("--ttl-interval must be a positive number of seconds");
+  if (!(config.ttl_cooldown_seconds >= 0)) throw std::runtime_error("--ttl-cooldown must be zero or more seconds");
   if (config.threads == 0) config.threads = std::max(1u, std::thread::hardware_concurrency());
   return config;
 }

@@ -21,6 +21,11 @@ struct Config {
   std::string account_id = "000000000000";
   std::uint64_t map_size = 64ull << 30;
   std::uint64_t item_collection_limit = 10ull << 30;
+  double ttl_interval_seconds = 5;     // how often the Time to Live sweeper runs
+  double ttl_cooldown_seconds = 1860;  // refusal window after a Time to Live change
+  bool throttle = false;               // simulate DynamoDB's throughput limits
+  std::string prices_file;             // JSON price table for the cost report (default us-east-1)
+  std::string cors_origins = "*";      // comma-separated origins browsers may call from, or *
 };
 
 // "64KB", "1MB", "10GB", "512" (bytes; units are powers of 1024).

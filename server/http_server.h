@@ -30,8 +30,12 @@ using RequestHandler = std::function<asio::awaitable<HttpResponse>(HttpRequest&)
 // Builds the response sent when a request body exceeds the limit.
 using TooLargeHandler = std::function<HttpResponse(const HttpRequest&)>;
 
+// DynamoDB accepts request bodies up to 16 MB; it is also the most a compressed
+// body may inflate to.
+inline constexpr std::uint64_t kMaxRequestBody = 16 * 1024 * 1024;
+
 struct HttpLimits {
-  std::uint64_t body_limit = 16 * 1024 * 1024;  // DynamoDB accepts 16 MB
+  std::uint64_t body_limit = kMaxRequestBody;
   std::uint32_t header_limit = 64 * 1024;
   std::chrono::seconds idle_timeout{300};  // between requests on a keep-alive connection
   std::chrono::seconds io_timeout{60};     // to read the rest of a request, or write a response

@@ -5,19 +5,37 @@
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <iostream>
 #include <thread>
 #include <vector>
 
+#include "metering/prices.h"
 #include "server/auth.h"
 #include "server/config.h"
 #include "server/http_server.h"
+#include "server/report_client.h"
 #include "server/service.h"
 #include "storage/index_builds.h"
+#include "storage/ledger.h"
+#include "storage/maintenance.h"
 #include "storage/store.h"
 #include "storage/write_queue.h"
 
 namespace {
+
+dynamod::metering::PriceTable load_prices(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) throw std::runtime_error("--prices: cannot read " + path);
+  std::stringstream text;
+  text << file.rdbuf();
+  try {
+    return dynamod::metering::parse_price_table(text.str());
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error("--prices " + path + ": " + e.what());
+  }
+}
 
 int run(const dynamod::Config& config) {
   using namespace dynamod;
@@ -35,12 +53,19 @@ int run(const dynamod::Config& config) {
       config.durability == "relaxed" ? StoreOptions::Durability::Relaxed : StoreOptions::Durability::Full;
   store_options.map_size = config.map_size;
   store_options.item_collection_limit = config.item_collection_limit;
+  store_options.ttl_cooldown_ms = static_cast<std::int64_t>(config.ttl_cooldown_seconds * 1000);
+  metering::PriceTable prices;
+  if (!config.prices_file.empty()) prices = load_prices(config.prices_file);
+
   Store store(store_options);
   WriteQueue writer(store);
   resume_index_jobs(store, writer);
+  Ledger ledger(store);
+  Maintenance maintenance(store, writer, ledger,
+                          std::chrono::milliseconds(static_cast<std::int64_t>(config.ttl_interval_seconds * 1000)));
 
   asio::io_context io(static_cast<int>(config.threads));
-  Service service(store, writer, config, Authenticator(std::move(credentials)));
+  Service service(store, writer, ledger, config, Authenticator(std::move(credentials)), std::move(prices));
   HttpServer server(
       io, asio::ip::tcp::endpoint(asio::ip::make_address(config.host), config.port), HttpLimits{},
       [&service](HttpRequest& request) { return service.handle(request); },
@@ -65,6 +90,12 @@ int run(const dynamod::Config& config) {
   for (unsigned i = 1; i < config.threads; ++i) threads.emplace_back([&io] { io.run(); });
   io.run();
   for (auto& t : threads) t.join();
+  maintenance.stop();
+  // The ledger's last usage, before the writer stops.
+  writer.run_sync([&ledger](WriteContext& w) {
+    ledger.save(w);
+    return true;
+  });
   writer.stop();
   spdlog::info("stopped");
   return 0;
@@ -73,6 +104,10 @@ int run(const dynamod::Config& config) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // `dynamod cost` and `dynamod patterns` ask a running server for its reports.
+  if (argc > 1 && (std::string_view(argv[1]) == "cost" || std::string_view(argv[1]) == "patterns")) {
+    return dynamod::run_report_command(argc, argv);
+  }
   try {
     std::optional<dynamod::Config> config = dynamod::parse_config(argc, argv);
     if (!config) return 0;

@@ -6,24 +6,32 @@
 
 #include <chrono>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "protocol/json_reader.h"
 #include "protocol/outcome.h"
 #include "storage/scope.h"
+#include "storage/ledger.h"
 #include "storage/store.h"
+#include "storage/transaction_ops.h"
 #include "storage/write_queue.h"
 
 namespace dynamod {
 
 // What a handler may use; filled by the Service for each request.
+class Throttler;
+
 struct OperationContext {
   Store& store;
   WriteQueue& writer;
+  Ledger& ledger;          // consumed capacity and access patterns
+  Throttler& throttler;    // --throttle (admits everything when off)
   Scope scope;
   std::function<double()> clock;             // epoch seconds
   std::function<std::string()> make_uuid;    // TableId
+  std::string host;                          // the request's Host header
   std::string table_name;                    // for the request log line
 };
 
@@ -35,7 +43,24 @@ using Reply = Outcome<std::string>;
 // co_await (the JSON parser is reused afterwards).
 using OperationHandler = boost::asio::awaitable<Reply> (*)(OperationContext& ctx, json::object body);
 
+struct NamedOperation {
+  std::string_view name;
+  OperationHandler handler;
+};
+
+// The operations of each group, defined beside their handlers.
+std::span<const NamedOperation> data_operations();      // tables, items, reads, batches, transactions
+std::span<const NamedOperation> settings_operations();  // TTL, tags, backups, limits, endpoints
+std::span<const NamedOperation> partiql_operations();   // ExecuteStatement, BatchExecuteStatement, ExecuteTransaction
+
+// TransactGetItems' answer (also ExecuteTransaction's for reads).
+Reply transact_get_answer(const ops::TransactGetResult& result);
+
 // The handler of "DynamoDB_20120810.<name>", or nullptr.
 OperationHandler find_operation(std::string_view name);
+std::span<const NamedOperation> stream_operations();   // DynamoDBStreams_20120810
+
+// The handler of "DynamoDBStreams_20120810.<name>", or nullptr.
+OperationHandler find_stream_operation(std::string_view name);
 
 }  // namespace dynamod

@@ -7,13 +7,22 @@
 #include <random>
 
 #include "protocol/json_writer.h"
+#include "server/async_write.h"
+#include "server/content_encoding.h"
+#include "server/cors.h"
 #include "server/operations.h"
+#include "server/reports.h"
+#include "server/unimplemented_operations.h"
 
 namespace dynamod {
 namespace {
 
 constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
+constexpr std::string_view kStreamsTargetPrefix = "DynamoDBStreams_20120810.";
+constexpr std::string_view kReportPrefix = "/dynamod/";
 constexpr std::size_t kMaxPooledParserCapacity = 1 << 20;
+// The service compresses answers above about 4 KB when the client accepts it.
+constexpr std::size_t kCompressionThreshold = 4096;
 
 std::uint64_t splitmix64(std::uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
@@ -42,6 +51,13 @@ std::string random_uuid() {
     out.push_back(kHex[b[i] & 15]);
   }
   return out;
+}
+
+// A repeated header: the last one counts, as the service reads Accept-Encoding.
+std::string_view last_value(const HttpRequest& request, http::field name) {
+  std::string_view value;
+  for (auto [it, end] = request.equal_range(name); it != end; ++it) value = it->value();
+  return value;
 }
 
 std::string error_body(const ApiError& error) {
@@ -84,8 +100,26 @@ void Service::ParserPool::release(std::unique_ptr<simdjson::ondemand::parser> pa
   idle_.push_back(std::move(parser));
 }
 
-Service::Service(Store& store, WriteQueue& writer, const Config& config, Authenticator authenticator)
-    : store_(store), writer_(writer), config_(config), authenticator_(std::move(authenticator)) {
+// Every operation name a request can be counted under.
+std::vector<std::string> operation_names() {
+  std::vector<std::string> names;
+  for (auto group : {data_operations(), settings_operations(), partiql_operations(), stream_operations()}) {
+    for (const auto& op : group) names.emplace_back(op.name);
+  }
+  return names;
+}
+
+Service::Service(Store& store, WriteQueue& writer, Ledger& ledger, const Config& config, Authenticator authenticator,
+                 metering::PriceTable prices)
+    : store_(store),
+      writer_(writer),
+      ledger_(ledger),
+      config_(config),
+      authenticator_(std::move(authenticator)),
+      prices_(std::move(prices)),
+      throttler_(config.throttle),
+      cors_(config.cors_origins),
+      metrics_(operation_names()) {
   std::random_device rd;
   id_seed_ = (std::uint64_t(rd()) << 32) ^ rd();
 }
@@ -118,8 +152,17 @@ HttpResponse Service::answer(const HttpRequest& request, http::status status, st
   response.set(http::field::content_type,
                content_type == "application/json" ? "application/json" : "application/x-amz-json-1.0");
   response.set("x-amzn-RequestId", next_request_id());
+  if (body.size() > kCompressionThreshold) {
+    ContentCoding coding = negotiate_response_coding(last_value(request, http::field::accept_encoding));
+    if (coding != ContentCoding::Identity) {
+      body = compress_body(body, coding);
+      response.set(http::field::content_encoding, coding_name(coding));
+    }
+  }
+  // Over the bytes sent, compressed or not (SDKs check it before decompressing).
   auto crc = crc32(0L, reinterpret_cast<const Bytef*>(body.data()), static_cast<uInt>(body.size()));
   response.set("x-amz-crc32", std::to_string(crc));
+  add_cors_headers(cors_, request, response);
   response.body() = std::move(body);
   return response;
 }
@@ -132,13 +175,46 @@ HttpResponse Service::too_large(const HttpRequest& request) {
   return answer(request, http::status::payload_too_large, "");
 }
 
-asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
-  const auto started = std::chrono::steady_clock::now();
-  if (request.method() == http::verb::get && request.target() == "/") {
-    HttpResponse response = answer(request, http::status::ok, "healthy: dynamodb.us-east-1.amazonaws.com ");
+asio::awaitable<HttpResponse> Service::report(const HttpRequest& request) {
+  const std::string_view path = std::string_view(request.target()).substr(kReportPrefix.size());
+  const std::int64_t now_ms = static_cast<std::int64_t>(epoch_seconds() * 1000);
+  if (request.method() == http::verb::post && path == "reset") {
+    auto job = write_job([this, now_ms](WriteContext& w) {
+      ledger_.reset(w, now_ms);
+      return true;
+    });
+    co_await async_write(writer_, std::move(job));
+    HttpResponse response = answer(request, http::status::ok, "{}");
+    response.set(http::field::content_type, "application/json");
+    co_return response;
+  }
+  if (request.method() != http::verb::get || (path != "metrics" && path != "cost" && path != "patterns")) {
+    HttpResponse response = answer(request, http::status::not_found,
+                                   "Not found. dynamod's reports: GET /dynamod/metrics, /dynamod/cost, "
+                                   "/dynamod/patterns; POST /dynamod/reset\n");
     response.set(http::field::content_type, "text/plain");
     co_return response;
   }
+  Ledger::Snapshot snapshot = ledger_.snapshot();
+  ReportInputs inputs{snapshot, store_.catalog().all(), now_ms};
+  std::string body = path == "metrics" ? metrics_report(inputs, metrics_)
+                     : path == "cost"  ? cost_report(inputs, prices_)
+                                       : patterns_report(inputs);
+  HttpResponse response = answer(request, http::status::ok, std::move(body));
+  response.set(http::field::content_type, path == "metrics" ? "text/plain; version=0.0.4" : "application/json");
+  co_return response;
+}
+
+asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
+  const auto started = std::chrono::steady_clock::now();
+  if (is_cors_preflight(request)) co_return answer(request, http::status::ok, "");
+  if (request.method() == http::verb::get && request.target() == "/") {
+    // The service names the host it was reached at.
+    HttpResponse response = answer(request, http::status::ok, "healthy: " + std::string(request[http::field::host]));
+    response.set(http::field::content_type, "text/plain");
+    co_return response;
+  }
+  if (request.target().starts_with(kReportPrefix)) co_return co_await report(request);
   if (request.method() != http::verb::post) {
     HttpResponse response = answer(request, http::status::not_found, "<UnknownOperationException/>\n");
     response.set(http::field::content_type, "text/xml");
@@ -151,15 +227,38 @@ asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
   if (target.rfind(kTargetPrefix, 0) == 0) {
     operation = target.substr(kTargetPrefix.size());
     handler = find_operation(operation);
+    if (handler == nullptr) {
+      // An operation of the service's model that dynamod leaves out says so.
+      if (auto message = unimplemented_operation_message(operation)) {
+        co_return error_answer(request, ApiError(ErrorCode::UnknownOperationException, std::move(*message)));
+      }
+    }
+  } else if (target.rfind(kStreamsTargetPrefix, 0) == 0) {
+    operation = target.substr(kStreamsTargetPrefix.size());
+    handler = find_stream_operation(operation);
   }
   if (handler == nullptr) co_return error_answer(request, ApiError(ErrorCode::UnknownOperationException, ""));
 
   auto auth = authenticator_.authenticate(request, std::chrono::system_clock::now());
   if (auto* error = std::get_if<ApiError>(&auth)) co_return error_answer(request, *error);
   const AuthResult& identity = std::get<AuthResult>(auth);
+  // After authentication: the signature covers the body as sent, compressed.
+  // Nothing runs when the body cannot be decoded.
+  const std::string_view encoding = request[http::field::content_encoding];
+  switch (decode_request_body(encoding, request.body(), kMaxRequestBody)) {
+    case BodyDecoding::Ok:
+      break;
+    case BodyDecoding::TooLarge:
+      co_return too_large(request);
+    case BodyDecoding::UnknownCoding:
+      co_return error_answer(request, ApiError::internal("Unsupported Content-Encoding: " + std::string(encoding)));
+    case BodyDecoding::Invalid:
+      co_return error_answer(request,
+                             ApiError::internal("The request body is not valid " + std::string(encoding) + " data"));
+  }
 
-  OperationContext ctx{store_, writer_, Scope{identity.region, config_.account_id, config_.shared_db},
-                       epoch_seconds, random_uuid, {}};
+  OperationContext ctx{store_, writer_, ledger_, throttler_, Scope{identity.region, config_.account_id, config_.shared_db},
+                       epoch_seconds, random_uuid, std::string(request[http::field::host]), {}};
   auto parser = parsers_.acquire();
   std::string& body = request.body();
   body.reserve(body.size() + simdjson::SIMDJSON_PADDING);
@@ -190,9 +289,12 @@ asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
   parsers_.release(std::move(parser));
 
   HttpResponse response = failure ? error_answer(request, *failure) : answer(request, http::status::ok, std::move(result));
+  const auto elapsed = std::chrono::steady_clock::now() - started;
+  if (auto slot = metrics_.slot(operation)) {
+    metrics_.record(*slot, elapsed, failure ? std::optional<ErrorCode>(failure->code()) : std::nullopt);
+  }
   if (spdlog::should_log(spdlog::level::debug)) {
-    auto micros =
-        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count();
+    auto micros = std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count();
     spdlog::debug("{} table={} status={} {}us{}", operation, ctx.table_name, response.result_int(), micros,
                   failure ? " " + std::string(error_type_name(failure->code())) : std::string());
   }

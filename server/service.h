@@ -1,7 +1,8 @@
 #pragma once
-// Service: turns an HTTP request into a DynamoDB answer. Health check, target
-// dispatch, authentication, JSON parsing, the error body, and the headers
-// every answer carries (x-amzn-RequestId, x-amz-crc32).
+// Service: turns an HTTP request into a DynamoDB answer. Health check, CORS
+// preflight, target dispatch, authentication, request body decompression,
+// JSON parsing, the error body, response compression, and the headers every
+// answer carries (x-amzn-RequestId, x-amz-crc32, CORS ones for an Origin).
 
 #include <simdjson.h>
 
@@ -10,9 +11,14 @@
 #include <mutex>
 #include <vector>
 
+#include "metering/prices.h"
 #include "server/auth.h"
 #include "server/config.h"
+#include "server/cors.h"
 #include "server/http_server.h"
+#include "server/request_metrics.h"
+#include "server/throttler.h"
+#include "storage/ledger.h"
 #include "storage/store.h"
 #include "storage/write_queue.h"
 
@@ -20,7 +26,8 @@ namespace dynamod {
 
 class Service {
  public:
-  Service(Store& store, WriteQueue& writer, const Config& config, Authenticator authenticator);
+  Service(Store& store, WriteQueue& writer, Ledger& ledger, const Config& config, Authenticator authenticator,
+          metering::PriceTable prices);
 
   asio::awaitable<HttpResponse> handle(HttpRequest& request);
   // The answer to a request whose body exceeds the limit.
@@ -40,12 +47,19 @@ class Service {
 
   HttpResponse answer(const HttpRequest& request, http::status status, std::string body);
   HttpResponse error_answer(const HttpRequest& request, const ApiError& error);
+  // GET /dynamod/metrics, /dynamod/cost, /dynamod/patterns; POST /dynamod/reset.
+  asio::awaitable<HttpResponse> report(const HttpRequest& request);
   std::string next_request_id();
 
   Store& store_;
   WriteQueue& writer_;
+  Ledger& ledger_;
   const Config& config_;
   Authenticator authenticator_;
+  metering::PriceTable prices_;
+  Throttler throttler_;
+  CorsPolicy cors_;
+  RequestMetrics metrics_;
   ParserPool parsers_;
   std::uint64_t id_seed_;
   std::atomic<std::uint64_t> id_counter_{0};

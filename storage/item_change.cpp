@@ -4,7 +4,9 @@
 
 #include "metering/capacity.h"
 #include "protocol/key_validation.h"
+#include "storage/item_codec.h"
 #include "storage/key_codec.h"
+#include "storage/streams.h"
 
 namespace dynamod {
 namespace {
@@ -35,8 +37,8 @@ void ItemChange::plan(WriteContext& ctx, CollectionSizes& sizes) {
       IndexWrite w;
       w.index = &index;
       w.global = global;
-      if (old_ != nullptr) w.old_entry = indexes::entry_for(schema, index, *old_);
-      if (new_ != nullptr) w.new_entry = indexes::entry_for(schema, index, *new_);
+      if (old_) w.old_entry = indexes::entry_for(schema, index, *old_);
+      if (new_) w.new_entry = indexes::entry_for(schema, index, *new_);
       if (w.old_entry && w.new_entry) {
         if (w.old_entry->stored_key != w.new_entry->stored_key) {
           w.writes = 2;
@@ -92,6 +94,15 @@ void ItemChange::apply(WriteContext& ctx) {
     std::int64_t bytes = static_cast<std::int64_t>(w.new_entry ? w.new_entry->size : 0) -
                          static_cast<std::int64_t>(w.old_entry ? w.old_entry->size : 0);
     ctx.add_stats(table_.stats_of(*w.index), w.index->id, entries, bytes);
+  }
+  if (table_.schema.stream && table_.schema.stream->enabled) {
+    Item keys;
+    keys.set(table_.schema.key.partition.name, at_.key.partition);
+    if (table_.schema.key.sort) keys.set(table_.schema.key.sort->name, *at_.key.sort);
+    // Writes prepared before the stream was enabled may not have kept their item.
+    if (!new_ && !new_record_.empty()) new_ = items::decode(new_record_);
+    // The old item is decoded whenever the table has a stream (see item_ops.cpp).
+    streams::record_change(ctx, table_, keys, old_ ? &*old_ : nullptr, new_ ? &*new_ : nullptr, by_ttl_);
   }
   if (collection_size_) {
     if (*collection_size_ == 0) {

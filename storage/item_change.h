@@ -38,18 +38,22 @@ class ItemChange {
  public:
   ItemChange(const Table& table, const ops::ItemLocation& location) : table_(table), at_(location) {}
 
-  // The item before and after (null: deleted). `record` is the new item's
-  // encoding. The old item need only be decoded for tables with indexes.
-  void set_old(bool exists, const Item* item, std::uint64_t size) {
+  // The item before and after (absent: none). `record` is the new item's
+  // encoding. The old item need only be decoded for tables with indexes or a
+  // stream. The change keeps the items: a planned change outlives its planner.
+  void set_old(bool exists, std::optional<Item> item, std::uint64_t size) {
     old_exists_ = exists;
-    old_ = item;
+    old_ = std::move(item);
     old_size_ = size;
   }
-  void set_new(const Item* item, std::string record, std::uint64_t size) {
-    new_ = item;
+  void set_new(std::optional<Item> item, std::string record, std::uint64_t size) {
+    new_ = std::move(item);
     new_record_ = std::move(record);
     new_size_ = size;
   }
+
+  // A delete by the TTL sweeper: its stream record names the service as the actor.
+  void set_ttl_delete() { by_ttl_ = true; }
 
   // Computes index entries and collection sizes; throws the service's errors
   // (item or collection too large) before any write.
@@ -77,14 +81,15 @@ class ItemChange {
   const Table& table_;
   const ops::ItemLocation& at_;
   bool old_exists_ = false;
-  const Item* old_ = nullptr;
+  std::optional<Item> old_;
   std::uint64_t old_size_ = 0;
-  const Item* new_ = nullptr;
+  std::optional<Item> new_;
   std::string new_record_;
   std::uint64_t new_size_ = 0;
   std::vector<IndexWrite> index_writes_;
   std::optional<std::uint64_t> collection_size_;  // after the change
   std::string collection_key_;
+  bool by_ttl_ = false;
 };
 
 }  // namespace dynamod

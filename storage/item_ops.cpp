@@ -74,7 +74,7 @@ struct OldItem {
 // error (and the old item when asked) and returns false.
 bool check_condition(const PreparedWrite& w, const OldItem& old, WriteItemResult& result) {
   if (w.condition.empty() || expr::evaluate(w.condition, old.get())) return true;
-  ApiError error = ApiError::conditional_check_failed();
+  ApiError error = w.condition_failure.value_or(ApiError::conditional_check_failed());
   if (w.return_old_on_condition_failure && old.exists()) error.set_extra_json("\"Item\":" + render_record(*old.record));
   result.failure = std::move(error);
   return false;
@@ -102,8 +102,10 @@ void check_index_key_paths(const TableSchema& table, const expr::UpdateActions& 
   for (const auto& a : actions.del) check(a.path);
 }
 
+// Index entries and stream records are made from decoded items.
 bool has_indexes(const Table& table) {
-  return !table.schema.global_indexes.empty() || !table.schema.local_indexes.empty();
+  return !table.schema.global_indexes.empty() || !table.schema.local_indexes.empty() ||
+         (table.schema.stream && table.schema.stream->enabled);
 }
 
 PlannedWrite start_plan(WriteContext& ctx, const PreparedWrite& w) {
@@ -117,13 +119,12 @@ PlannedWrite start_plan(WriteContext& ctx, const PreparedWrite& w) {
   return planned;
 }
 
-// Plans the change from the old item to `planned.new_item` (absent: a delete).
+// Plans the change from the old item to `new_item` (no record: a delete).
 void plan_change(WriteContext& ctx, PlannedWrite& planned, const PreparedWrite& w, OldItem& old,
-                 std::string record, std::uint64_t size, CollectionSizes& sizes) {
-  if (old.item) planned.old_item = std::move(old.item);
+                 std::optional<Item> new_item, std::string record, std::uint64_t size, CollectionSizes& sizes) {
   planned.change = std::make_unique<ItemChange>(*planned.table, w.location);
-  planned.change->set_old(old.exists(), planned.old_item ? &*planned.old_item : nullptr, old.size);
-  if (!record.empty()) planned.change->set_new(planned.new_item ? &*planned.new_item : nullptr, std::move(record), size);
+  planned.change->set_old(old.exists(), std::move(old.item), old.size);
+  if (!record.empty()) planned.change->set_new(std::move(new_item), std::move(record), size);
   planned.change->plan(ctx, sizes);
 }
 
@@ -172,6 +173,10 @@ GetItemResult get_item(Store& store, const Scope& scope, const GetItemRequest& r
 PreparedPut prepare_put_item(Store& store, const Scope& scope, PutItemRequest request, bool in_transaction) {
   check_put_or_delete_return_values(request.write.return_values);
   ItemExpressions expressions = parse_put_or_delete_expressions(request.write, in_transaction);
+  return prepare_put_item(store, scope, std::move(request), std::move(expressions));
+}
+
+PreparedPut prepare_put_item(Store& store, const Scope& scope, PutItemRequest request, ItemExpressions expressions) {
   PreparedPut put;
   put.write = prepare_write(store, scope, request.write, std::move(expressions.condition));
   Item& item = *request.item;
@@ -188,7 +193,11 @@ PreparedPut prepare_put_item(Store& store, const Scope& scope, PutItemRequest re
 PreparedDelete prepare_delete_item(Store& store, const Scope& scope, const DeleteItemRequest& request,
                                    bool in_transaction) {
   check_put_or_delete_return_values(request.write.return_values);
-  ItemExpressions expressions = parse_put_or_delete_expressions(request.write, in_transaction);
+  return prepare_delete_item(store, scope, request, parse_put_or_delete_expressions(request.write, in_transaction));
+}
+
+PreparedDelete prepare_delete_item(Store& store, const Scope& scope, const DeleteItemRequest& request,
+                                   ItemExpressions expressions) {
   PreparedDelete del;
   del.write = prepare_write(store, scope, request.write, std::move(expressions.condition));
   TablePtr table = del.write.location.table;
@@ -198,7 +207,11 @@ PreparedDelete prepare_delete_item(Store& store, const Scope& scope, const Delet
 
 PreparedUpdate prepare_update_item(Store& store, const Scope& scope, const UpdateItemRequest& request,
                                    bool in_transaction) {
-  ItemExpressions expressions = parse_update_expressions(request, in_transaction);
+  return prepare_update_item(store, scope, request, parse_update_expressions(request, in_transaction));
+}
+
+PreparedUpdate prepare_update_item(Store& store, const Scope& scope, const UpdateItemRequest& request,
+                                   ItemExpressions expressions) {
   PreparedUpdate update;
   update.write = prepare_write(store, scope, request.write, std::move(expressions.condition));
   update.actions = std::move(*expressions.update);
@@ -220,8 +233,7 @@ PlannedWrite plan_put_item(WriteContext& ctx, const PreparedPut& put, Collection
   result.consumed.table_write_units = metering::write_units(std::max(old.size, put.size), transactional);
   if (!check_condition(w, old, result)) return planned;
   if (w.return_values == ReturnValues::AllOld && old.exists()) result.attributes_json = render_record(*old.record);
-  if (put.item) planned.new_item = *put.item;
-  plan_change(ctx, planned, w, old, put.record, put.size, sizes);
+  plan_change(ctx, planned, w, old, put.item, put.record, put.size, sizes);
   return planned;
 }
 
@@ -235,7 +247,7 @@ PlannedWrite plan_delete_item(WriteContext& ctx, const PreparedDelete& del, Coll
   if (!check_condition(w, old, result)) return planned;
   if (!old.exists()) return planned;
   if (w.return_values == ReturnValues::AllOld) result.attributes_json = render_record(*old.record);
-  plan_change(ctx, planned, w, old, {}, 0, sizes);
+  plan_change(ctx, planned, w, old, std::nullopt, {}, 0, sizes);
   return planned;
 }
 
@@ -282,9 +294,8 @@ PlannedWrite plan_update_item(WriteContext& ctx, const PreparedUpdate& update, C
     }
   }
   std::string record = items::encode(item, static_cast<std::uint32_t>(size), w.location.key_image);
-  planned.new_item = std::move(item);
   try {
-    plan_change(ctx, planned, w, old, std::move(record), size, sizes);
+    plan_change(ctx, planned, w, old, std::move(item), std::move(record), size, sizes);
   } catch (const ApiError& e) {
     // With local indexes the limit covers the item's index entries; an update says so in its own words.
     if (e.message() == "Item size has exceeded the maximum allowed size") throw ApiError::validation(kUpdateTooLarge);

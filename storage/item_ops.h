@@ -14,6 +14,7 @@
 
 #include "protocol/consumed_capacity.h"
 #include "protocol/expr/ast.h"
+#include "protocol/item_expressions.h"
 #include "protocol/item_requests.h"
 #include "protocol/key_validation.h"
 #include "storage/catalog.h"
@@ -50,6 +51,9 @@ struct PreparedWrite {
   expr::Condition condition;  // empty: unconditional
   ReturnValues return_values = ReturnValues::None;
   bool return_old_on_condition_failure = false;
+  // Reported instead of ConditionalCheckFailedException when the condition
+  // fails (PartiQL's INSERT: DuplicateItemException).
+  std::optional<ApiError> condition_failure;
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::None;
   bool return_item_collection_metrics = false;
 };
@@ -83,6 +87,13 @@ PreparedDelete prepare_delete_item(Store& store, const Scope& scope, const Delet
                                    bool in_transaction = false);
 PreparedUpdate prepare_update_item(Store& store, const Scope& scope, const UpdateItemRequest& request,
                                    bool in_transaction = false);
+// The same with the expressions already built (PartiQL translates its
+// statements straight into ASTs); the request's expression members are unused.
+PreparedPut prepare_put_item(Store& store, const Scope& scope, PutItemRequest request, ItemExpressions expressions);
+PreparedDelete prepare_delete_item(Store& store, const Scope& scope, const DeleteItemRequest& request,
+                                   ItemExpressions expressions);
+PreparedUpdate prepare_update_item(Store& store, const Scope& scope, const UpdateItemRequest& request,
+                                   ItemExpressions expressions);
 
 // A write checked (condition) and planned (indexes, limits) on the writer,
 // not yet applied: batches and transactions plan every write first, so a
@@ -90,8 +101,6 @@ PreparedUpdate prepare_update_item(Store& store, const Scope& scope, const Updat
 // written (a failed condition, a delete of a missing item...).
 struct PlannedWrite {
   TablePtr table;
-  std::optional<Item> old_item;
-  std::optional<Item> new_item;
   std::unique_ptr<ItemChange> change;
   WriteItemResult result;
 };

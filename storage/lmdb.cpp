@@ -98,6 +98,8 @@ bool WriteTxn::del(Dbi dbi, std::string_view key) {
   return true;
 }
 
+void WriteTxn::clear(Dbi dbi) { check(mdb_drop(txn_, dbi, 0), "mdb_drop"); }
+
 void WriteTxn::commit() {
   MDB_txn* txn = std::exchange(txn_, nullptr);
   check(mdb_txn_commit(txn), "mdb_txn_commit");

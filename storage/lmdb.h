@@ -118,6 +118,8 @@ class WriteTxn : public TxnBase {
   void put(Dbi dbi, std::string_view key, std::string_view value);
   // Returns false if the key was not there.
   bool del(Dbi dbi, std::string_view key);
+  // Deletes every entry of a database (keeping the database).
+  void clear(Dbi dbi);
   void commit();
   void abort();
 };

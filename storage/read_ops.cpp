@@ -71,7 +71,9 @@ class Page {
       ++count_;
       if (spec_.select != Select::Count) {
         if (spec_.projection) {
-          encode_item(out_, expr::project(*item, *spec_.projection));
+          encode_item(out_, spec_.projection_names.empty()
+                                ? expr::project(*item, *spec_.projection)
+                                : expr::project_named(*item, *spec_.projection, spec_.projection_names));
         } else {
           items::write_json(out_, returned);
         }
@@ -212,18 +214,10 @@ std::string start_key_of(const Target& target, const Item& start) {
                              indexes::component(target.table, *target.index, start));
 }
 
-ReadResult finish(Page& page, bool stopped_early, const ReadParameters& r) {
-  ReadResult result = page.finish(stopped_early);
-  result.return_consumed_capacity = r.return_consumed_capacity;
-  return result;
-}
-
 }  // namespace
 
-ReadResult query(Store& store, const Scope& scope, const QueryRequest& request) {
-  TablePtr table = resolve_table(store, scope, *request.read.table_name);
-  ReadSpec spec = validate_query(request, table->schema);
-  Target target = target_of(store, table->schema, spec);
+ReadResult run_query(Store& store, const Table& table, const ReadSpec& spec) {
+  Target target = target_of(store, table.schema, spec);
   const expr::KeyCondition& kc = *spec.key_condition;
   SortRange range(kc.sort);
   const std::optional<KeyElement>& sort_key = target.key().sort;
@@ -257,13 +251,11 @@ ReadResult query(Store& store, const Scope& scope, const QueryRequest& request) 
       break;
     }
   }
-  return finish(page, stopped_early, request.read);
+  return page.finish(stopped_early);
 }
 
-ReadResult scan(Store& store, const Scope& scope, const ScanRequest& request) {
-  TablePtr table = resolve_table(store, scope, *request.read.table_name);
-  ReadSpec spec = validate_scan(request, table->schema);
-  Target target = target_of(store, table->schema, spec);
+ReadResult run_scan(Store& store, const Table& table, const ReadSpec& spec) {
+  Target target = target_of(store, table.schema, spec);
 
   std::string begin = segment_bound(target.key_space(), spec.segment, spec.total_segments);
   std::string end = segment_bound(target.key_space(), spec.segment + 1, spec.total_segments);
@@ -287,7 +279,7 @@ ReadResult scan(Store& store, const Scope& scope, const ScanRequest& request) {
       break;
     }
   }
-  return finish(page, stopped_early, request.read);
+  return page.finish(stopped_early);
 }
 
 }  // namespace dynamod::ops

@@ -25,7 +25,10 @@ struct ReadResult {
 // DynamoDB stops a page once it has read 1 MB of items.
 inline constexpr std::uint64_t kPageBytes = 1024 * 1024;
 
-ReadResult query(Store& store, const Scope& scope, const QueryRequest& request);
-ReadResult scan(Store& store, const Scope& scope, const ScanRequest& request);
+// Query and Scan of a ReadSpec validated against `table` (validate_query,
+// validate_scan, or PartiQL's translation); return_consumed_capacity is left
+// to the caller.
+ReadResult run_query(Store& store, const Table& table, const ReadSpec& spec);
+ReadResult run_scan(Store& store, const Table& table, const ReadSpec& spec);
 
 }  // namespace dynamod::ops

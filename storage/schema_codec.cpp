@@ -171,6 +171,30 @@ std::string encode_schema(const TableSchema& s) {
     w.boolean(s.stream->enabled);
     w.key("view_type");
     w.integer(static_cast<int>(s.stream->view_type));
+    w.key("id");
+    w.unsigned_integer(s.stream->id);
+    w.key("label");
+    w.string(s.stream->label);
+    w.end_object();
+  }
+  w.key("pitr");
+  w.begin_object();
+  w.key("enabled");
+  w.boolean(s.point_in_time_recovery.enabled);
+  w.key("days");
+  w.integer(s.point_in_time_recovery.recovery_period_days);
+  w.key("since");
+  w.real(s.point_in_time_recovery.enabled_at);
+  w.end_object();
+  if (s.ttl) {
+    w.key("ttl");
+    w.begin_object();
+    w.key("attribute");
+    w.string(s.ttl->attribute);
+    w.key("enabled");
+    w.boolean(s.ttl->enabled);
+    w.key("changed_ms");
+    w.integer(s.ttl->changed_ms);
     w.end_object();
   }
   w.key("tags");
@@ -220,7 +244,18 @@ TableSchema decode_schema(std::string_view json) {
     element stream;
     if (o["stream"].get(stream) == simdjson::SUCCESS) {
       object so = stream;
-      s.stream = StreamSpec{bool(so["enabled"]), static_cast<StreamViewType>(get_int(so, "view_type"))};
+      s.stream = StreamSpec{bool(so["enabled"]), static_cast<StreamViewType>(get_int(so, "view_type")),
+                            static_cast<std::uint32_t>(get_int(so, "id")), std::string(get_string(so, "label"))};
+    }
+    element pitr;
+    if (o["pitr"].get(pitr) == simdjson::SUCCESS) {
+      object po = pitr;
+      s.point_in_time_recovery = PointInTimeRecovery{bool(po["enabled"]), get_int(po, "days"), get_double(po, "since")};
+    }
+    element ttl;
+    if (o["ttl"].get(ttl) == simdjson::SUCCESS) {
+      object to = ttl;
+      s.ttl = TimeToLive{std::string(get_string(to, "attribute")), bool(to["enabled"]), get_int(to, "changed_ms")};
     }
     for (element t : simdjson::dom::array(o["tags"])) {
       object to = t;

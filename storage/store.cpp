@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -44,7 +45,22 @@ unsigned env_flags(const StoreOptions& options) {
 
 }  // namespace
 
-Store::Store(const StoreOptions& options) : item_collection_limit_(options.item_collection_limit) {
+namespace {
+
+// Sequence numbers start at 10^18: 19 digits, increasing as numbers and as text.
+constexpr std::uint64_t kFirstSequenceNumber = 1000000000000000000ull;
+constexpr std::string_view kNextSequenceKey = "next_sequence";
+
+}  // namespace
+
+Store::Store(const StoreOptions& options)
+    : item_collection_limit_(options.item_collection_limit),
+      ttl_cooldown_ms_(options.ttl_cooldown_ms),
+      clock_(options.clock_ms ? options.clock_ms : [] {
+        using namespace std::chrono;
+        return static_cast<std::int64_t>(
+            duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count());
+      }) {
   if (options.in_memory) {
     path_ = make_temp_dir();
     remove_on_close_ = true;
@@ -67,6 +83,15 @@ Store::Store(const StoreOptions& options) : item_collection_limit_(options.item_
     dbs_.indexes = txn.open_db("indexes");
     dbs_.collections = txn.open_db("collections");
     dbs_.tokens = txn.open_db("tokens");
+    dbs_.streams = txn.open_db("streams");
+    dbs_.stream_records = txn.open_db("stream_records");
+    dbs_.ledger = txn.open_db("ledger");
+    next_sequence_ = kFirstSequenceNumber;
+    if (auto stored = txn.get(dbs_.meta, kNextSequenceKey); stored && stored->size() == 8) {
+      std::uint64_t v = 0;
+      std::memcpy(&v, stored->data(), 8);
+      next_sequence_ = v;
+    }
     auto format = txn.get(dbs_.meta, kFormatKey);
     if (!format) {
       txn.put(dbs_.meta, kFormatKey, kFormatVersion);
@@ -91,6 +116,11 @@ Store::~Store() {
     std::error_code ec;
     std::filesystem::remove_all(path_, ec);
   }
+}
+
+void Store::save_sequence_number(lmdb::WriteTxn& txn) const {
+  std::uint64_t v = next_sequence_.load();
+  txn.put(dbs_.meta, kNextSequenceKey, std::string_view(reinterpret_cast<const char*>(&v), 8));
 }
 
 std::string Store::catalog_key(std::string_view ns, std::string_view name) {

@@ -7,10 +7,13 @@
 // counters), "items" (encoded primary key -> item record), "indexes" (encoded
 // index key -> projected entry), "collections" (table id ‖ partition hash ->
 // item collection size, for tables with local secondary indexes), "tokens"
-// (namespace \0 ClientRequestToken -> expiry and request digest).
+// (namespace \0 ClientRequestToken -> expiry and request digest), "streams"
+// and "stream_records" (see streams.h).
 
 #include <cstdint>
+#include <atomic>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -25,8 +28,11 @@ struct StoreOptions {
   bool in_memory = false;  // a temporary environment removed on close
   Durability durability = Durability::Full;
   std::size_t map_size = 64ull << 30;
+  std::function<std::int64_t()> clock_ms;  // default: the system clock
   // Item collections (tables with local secondary indexes) may not grow past this.
   std::uint64_t item_collection_limit = 10ull << 30;
+  // After a Time to Live change the service refuses another for about 31 minutes.
+  std::int64_t ttl_cooldown_ms = 31 * 60 * 1000;
 };
 
 struct Databases {
@@ -37,6 +43,9 @@ struct Databases {
   lmdb::Dbi indexes;
   lmdb::Dbi collections;
   lmdb::Dbi tokens;  // ClientRequestToken -> expiry, request digest
+  lmdb::Dbi streams;         // stream id -> stream descriptor
+  lmdb::Dbi stream_records;  // stream id ‖ sequence number -> record
+  lmdb::Dbi ledger;          // consumed capacity and access patterns (see ledger.h)
 };
 
 class Store {
@@ -52,6 +61,16 @@ class Store {
   lmdb::ReadTxn read() { return read_pool_->begin(); }
   const std::filesystem::path& path() const { return path_; }
   std::uint64_t item_collection_limit() const { return item_collection_limit_; }
+  std::int64_t ttl_cooldown_ms() const { return ttl_cooldown_ms_; }
+
+  // Stream sequence numbers: only the writer thread takes them; the next one
+  // is saved with every commit that used one (a failed commit leaves a gap).
+  std::uint64_t take_sequence_number() { return next_sequence_++; }
+  std::uint64_t peek_sequence_number() const { return next_sequence_.load(); }
+  void save_sequence_number(lmdb::WriteTxn& txn) const;
+
+  // Milliseconds since the epoch (a function, so tests can move time).
+  std::int64_t now_ms() const { return clock_(); }
 
   static std::string catalog_key(std::string_view ns, std::string_view name);
   static std::string stats_key(std::uint32_t table_id);
@@ -62,6 +81,9 @@ class Store {
 
   std::filesystem::path path_;
   std::uint64_t item_collection_limit_;
+  std::int64_t ttl_cooldown_ms_;
+  std::function<std::int64_t()> clock_;
+  std::atomic<std::uint64_t> next_sequence_{0};
   bool remove_on_close_ = false;
   std::unique_ptr<lmdb::Env> env_;
   std::unique_ptr<lmdb::ReadTxnPool> read_pool_;

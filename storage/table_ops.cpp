@@ -6,6 +6,7 @@
 #include "storage/index_builds.h"
 #include "storage/key_codec.h"
 #include "storage/schema_codec.h"
+#include "storage/streams.h"
 
 namespace dynamod::ops {
 namespace {
@@ -40,6 +41,23 @@ void delete_prefix(WriteContext& ctx, lmdb::Dbi dbi, std::string_view prefix) {
        entry = cursor.seek(prefix)) {
     cursor.del();
   }
+}
+
+// A new stream for the table (its StreamSpecification says enabled).
+void start_stream(WriteContext& ctx, const std::string& ns, TableSchema& schema) {
+  streams::StreamInfo info;
+  info.id = allocate_id(ctx);
+  info.ns = ns;
+  info.table = schema.name;
+  info.table_id = schema.id;
+  info.region = schema.region;
+  info.created_ms = ctx.store().now_ms();
+  info.label = streams::label_for(info.created_ms);
+  info.view_type = schema.stream->view_type;
+  info.key = schema.key;
+  streams::open_stream(ctx, info);
+  schema.stream->id = info.id;
+  schema.stream->label = info.label;
 }
 
 bool same_day(double a, double b) {
@@ -90,6 +108,7 @@ TableDescription create_table(WriteContext& ctx, const Scope& scope, TableSchema
   schema.creation_time = now;
   if (schema.billing_mode == BillingMode::PayPerRequest) schema.billing_mode_updated = now;
   schema.status = TableStatus::Active;
+  if (schema.stream && schema.stream->enabled) start_stream(ctx, ns, schema);
   auto table = std::make_shared<Table>(Table{ns, schema, std::make_shared<TableStats>(), {}});
   for (const auto* family : {&schema.local_indexes, &schema.global_indexes}) {
     for (const auto& index : *family) table->index_stats[index.id] = std::make_shared<TableStats>();
@@ -131,6 +150,8 @@ TableDescription delete_table(WriteContext& ctx, const Scope& scope, const std::
         "first.");
   }
   ctx.txn().del(ctx.dbs().catalog, Store::catalog_key(ns, table->schema.name));
+  // The stream stays readable (for its 24 hours) but receives nothing more.
+  if (table->schema.stream && table->schema.stream->enabled) streams::close_stream(ctx, table->schema.stream->id);
   ctx.txn().del(ctx.dbs().stats, Store::stats_key(table->schema.id));
   delete_prefix(ctx, ctx.dbs().items, key_space_prefix(table->schema.id));
   delete_prefix(ctx, ctx.dbs().collections, key_space_prefix(table->schema.id));
@@ -189,6 +210,15 @@ TableDescription update_table(WriteContext& ctx, const Scope& scope, const Updat
     next.table_class = update.table_class;
   }
   if (update.deletion_protection) next.deletion_protection = *update.deletion_protection;
+  if (update.stream) {
+    if (update.stream->enabled) {
+      next.stream = *update.stream;
+      start_stream(ctx, ns, next);
+    } else {
+      streams::close_stream(ctx, next.stream->id);
+      next.stream->enabled = false;
+    }
+  }
 
   auto index_stats = table->index_stats;
   std::optional<std::uint32_t> index_job;
@@ -227,6 +257,38 @@ TableDescription update_table(WriteContext& ctx, const Scope& scope, const Updat
   TableDescription answer = describe(*updated);
   if (capacity_changed) answer.schema.status = TableStatus::Updating;
   return answer;
+}
+
+TimeToLive update_time_to_live(WriteContext& ctx, const Scope& scope, const UpdateTimeToLiveRequest& request) {
+  TablePtr table = find_for_write(ctx, scope, *request.table_name);
+  const std::optional<TimeToLive>& current = table->schema.ttl;
+  const bool enable = *request.enabled;
+  const std::string& attribute = *request.attribute_name;
+  const bool active = current && current->enabled;
+  if (!enable && !active) throw ApiError::validation("TimeToLive is already disabled");
+  if (active && current->attribute != attribute) {
+    throw ApiError::validation("TimeToLive is active on a different AttributeName: current AttributeName is " +
+                               current->attribute);
+  }
+  if (enable && active) throw ApiError::validation("TimeToLive is already enabled");
+  const std::int64_t now = ctx.store().now_ms();
+  // Checked after the content checks: a refused change does not restart the window.
+  if (current && now - current->changed_ms < ctx.store().ttl_cooldown_ms()) {
+    throw ApiError::validation("Time to live has been modified multiple times within a fixed interval");
+  }
+  TableSchema next = table->schema;
+  next.ttl = TimeToLive{attribute, enable, now};
+  auto updated = std::make_shared<Table>(Table{table->ns, next, table->stats, table->index_stats});
+  save_schema(ctx, *updated);
+  ctx.stage_table(updated);
+  return *next.ttl;
+}
+
+std::optional<TimeToLive> describe_time_to_live(Store& store, const Scope& scope, const std::string& name) {
+  std::optional<QualifiedName> qualified = scope.qualify(name);
+  TablePtr table = qualified ? store.catalog().find(qualified->ns, qualified->name) : nullptr;
+  if (!table) throw table_not_found(name);
+  return table->schema.ttl;
 }
 
 ListTablesResult list_tables(Store& store, const Scope& scope, const ListTablesRequest& request) {

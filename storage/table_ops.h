@@ -8,6 +8,7 @@
 
 #include "protocol/responses.h"
 #include "protocol/table_requests.h"
+#include "protocol/ttl_requests.h"
 #include "protocol/table_schema.h"
 #include "storage/scope.h"
 #include "storage/write_queue.h"
@@ -36,6 +37,10 @@ TableDescription describe_table(Store& store, const Scope& scope, const std::str
 TableDescription delete_table(WriteContext& ctx, const Scope& scope, const std::string& name);
 TableDescription update_table(WriteContext& ctx, const Scope& scope, const UpdateTableRequest& request, double now);
 ListTablesResult list_tables(Store& store, const Scope& scope, const ListTablesRequest& request);
+
+// Time to live: the table's setting after the change, and as described.
+TimeToLive update_time_to_live(WriteContext& ctx, const Scope& scope, const UpdateTimeToLiveRequest& request);
+std::optional<TimeToLive> describe_time_to_live(Store& store, const Scope& scope, const std::string& name);
 
 // "Requested resource not found: Table: <name> not found", the control plane's message.
 ApiError table_not_found(std::string_view name);

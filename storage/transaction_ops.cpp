@@ -20,14 +20,11 @@ namespace {
 using Kind = TransactWriteAction::Kind;
 constexpr std::int64_t kTokenLifetimeMs = 10 * 60 * 1000;
 
-// One CancellationReasons entry.
-struct Reason {
-  std::string code = "None";
-  std::string message;
-  std::string item_json;  // "\"Item\":{...}" for ConditionalCheckFailed with ALL_OLD
-};
+using Reason = CancellationReason;
 
-ApiError cancelled(const std::vector<Reason>& reasons) {
+}  // namespace
+
+ApiError transaction_cancelled(const std::vector<CancellationReason>& reasons) {
   std::string codes;
   std::string list = "[";
   for (std::size_t i = 0; i < reasons.size(); ++i) {
@@ -49,6 +46,8 @@ ApiError cancelled(const std::vector<Reason>& reasons) {
   error.set_extra_json("\"CancellationReasons\":" + list);
   return error;
 }
+
+namespace {
 
 std::string token_value(std::int64_t expires_ms, std::string_view digest) {
   XXH128_hash_t h = XXH3_128bits(digest.data(), digest.size());
@@ -185,7 +184,7 @@ TransactWriteResult apply_transact_write(WriteContext& ctx, const PreparedTransa
     if (t.actions[i].validation_error) {
       reasons[i] = {"ValidationError", t.actions[i].validation_error->message(), {}};
       TransactWriteResult result;
-      result.failure = cancelled(reasons);
+      result.failure = transaction_cancelled(reasons);
       return result;
     }
   }
@@ -219,7 +218,8 @@ TransactWriteResult apply_transact_write(WriteContext& ctx, const PreparedTransa
       }
       if (planned.back().result.failure) {
         failed = true;
-        reasons[i].code = "ConditionalCheckFailed";
+        const bool duplicate = planned.back().result.failure->code() == ErrorCode::DuplicateItemException;
+        reasons[i].code = duplicate ? "DuplicateItem" : "ConditionalCheckFailed";
         reasons[i].message = planned.back().result.failure->message();
         reasons[i].item_json = planned.back().result.failure->extra_json();
       }
@@ -244,7 +244,7 @@ TransactWriteResult apply_transact_write(WriteContext& ctx, const PreparedTransa
       reasons.assign(reasons.size(), Reason{});
       reasons[*validation_failure] = only;
     }
-    result.failure = cancelled(reasons);
+    result.failure = transaction_cancelled(reasons);
     return result;
   }
   for (std::size_t i = 0; i < planned.size(); ++i) {
@@ -309,7 +309,7 @@ TransactGetResult transact_get(Store& store, const Scope& scope, const TransactG
   TransactGetResult result;
   result.return_consumed_capacity = request.return_consumed_capacity;
   if (invalid) {
-    result.failure = cancelled(reasons);
+    result.failure = transaction_cancelled(reasons);
     return result;
   }
   // One read transaction: a consistent snapshot of every item.

@@ -36,6 +36,16 @@ struct PreparedTransaction {
   std::int64_t now_ms = 0;
 };
 
+// One CancellationReasons entry of a TransactionCanceledException.
+struct CancellationReason {
+  std::string code = "None";
+  std::string message;
+  std::string item_json;  // "\"Item\":{...}" for ConditionalCheckFailed with ALL_OLD
+};
+
+// The service's TransactionCanceledException for these reasons (one per action).
+ApiError transaction_cancelled(const std::vector<CancellationReason>& reasons);
+
 struct TransactWriteResult {
   std::vector<ConsumedCapacity> consumed;  // per table
   std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>> item_collection_metrics;

@@ -28,6 +28,7 @@ void WriteContext::stage_table(TablePtr table) {
 void WriteContext::stage_drop(const std::string& ns, const std::string& name) { staged_tables_[{ns, name}] = nullptr; }
 
 void WriteContext::flush_stats() {
+  if (used_sequence_numbers_) store_.save_sequence_number(txn_);
   for (auto& [key, delta] : stats_) {
     std::int64_t values[2] = {delta.stats->item_count.load() + delta.items,
                               delta.stats->size_bytes.load() + delta.bytes};

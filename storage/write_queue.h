@@ -54,6 +54,12 @@ class WriteContext {
   // Runs after a successful commit (for in-memory state such as the catalog view).
   void after_commit(std::function<void()> action) { after_commit_.push_back(std::move(action)); }
 
+  // A stream sequence number; the next one is saved with this commit.
+  std::uint64_t take_sequence_number() {
+    used_sequence_numbers_ = true;
+    return store_.take_sequence_number();
+  }
+
   // Writes the changed counters into the transaction; then, after commit,
   // publishes them and runs the after-commit actions.
   void flush_stats();
@@ -69,6 +75,7 @@ class WriteContext {
   Store& store_;
   lmdb::WriteTxn& txn_;
   WriteQueue& queue_;
+  bool used_sequence_numbers_ = false;
   std::map<const TableStats*, StatsDelta> stats_;
   std::map<std::pair<std::string, std::string>, TablePtr, std::less<>> staged_tables_;  // nullptr: dropped
   std::vector<std::function<void()>> after_commit_;

@@ -79,4 +79,12 @@ Item project(const Item& item, const std::vector<Path>& paths) {
   return project_paths(item, ptrs);
 }
 
+Item project_named(const Item& item, const std::vector<Path>& paths, const std::vector<std::string>& names) {
+  Item out;
+  for (std::size_t i = 0; i < paths.size() && i < names.size(); ++i) {
+    if (const AttributeValue* v = find_path(item, paths[i])) out.set(names[i], *v);
+  }
+  return out;
+}
+
 }  // namespace dynamod::expr

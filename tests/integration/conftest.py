@@ -208,3 +208,19 @@ def data_dir(tmp_path):
     d = tmp_path / "data"
     d.mkdir()
     return str(d)
+
+
+# ---------------------------------------------------------------- DynamoDB Streams
+# (added for test_streams.py / test_ttl.py)
+
+
+@pytest.fixture(scope="session")
+def dynamodbstreams(endpoint, target):
+    """boto3 DynamoDB Streams client on the same endpoint (no retries, dummy credentials)."""
+    return h.make_streams_client(endpoint, target)
+
+
+@pytest.fixture(scope="session")
+def unchecked_streams(endpoint, target):
+    """Like `dynamodbstreams` but without botocore's client-side parameter validation."""
+    return h.make_streams_client(endpoint, target, parameter_validation=False)

@@ -492,3 +492,20 @@ def wait_for_count(fn, expected, timeout=120):
             raise AssertionError("count %r, expected %r after %ss" % (got, expected, timeout))
         time.sleep(delay)
         delay = min(delay * 2, 2.0)
+
+
+# ---------------------------------------------------------------- DynamoDB Streams
+# (added for the Streams / TTL suites; see stream_helpers.py for the readers)
+
+
+def make_streams_client(endpoint, target="dynamod", region=REGION, key=None, secret=None, **config):
+    """boto3 DynamoDB Streams client (target prefix DynamoDBStreams_20120810, signing name
+    dynamodb) on the same endpoint; no retries; dummy credentials unless target is aws.
+
+    Against the real service pass endpoint=None: Streams live on streams.dynamodb.<region>."""
+    kwargs = dict(region_name=region, config=Config(retries={"max_attempts": 0}, **config))
+    if endpoint and target != "aws":
+        kwargs["endpoint_url"] = endpoint
+    if target != "aws" or key:
+        kwargs.update(aws_access_key_id=key or DUMMY_KEY, aws_secret_access_key=secret or DUMMY_SECRET)
+    return boto3.client("dynamodbstreams", **kwargs)

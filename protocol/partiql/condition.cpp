@@ -1,0 +1,299 @@
+#include "protocol/partiql/condition.h"
+
+#include "protocol/expr/value_text.h"
+
+namespace dynamod::partiql {
+namespace {
+
+struct FunctionInfo {
+  std::string_view name;
+  expr::FunctionKind kind;
+  std::size_t arity;
+  bool condition;  // a condition of its own (all but size, an operand)
+};
+constexpr FunctionInfo kFunctions[] = {
+    {"attribute_exists", expr::FunctionKind::AttributeExists, 1, true},
+    {"attribute_not_exists", expr::FunctionKind::AttributeNotExists, 1, true},
+    {"attribute_type", expr::FunctionKind::AttributeType, 2, true},
+    {"begins_with", expr::FunctionKind::BeginsWith, 2, true},
+    {"contains", expr::FunctionKind::Contains, 2, true},
+    {"size", expr::FunctionKind::Size, 1, false},
+};
+
+// Names in calls are lower-cased by the parser: ATTRIBUTE_EXISTS(x) works.
+const FunctionInfo* find_function(std::string_view name) {
+  for (const auto& f : kFunctions) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+// IS <type>: PartiQL's type names as DynamoDB maps them onto its own types.
+std::optional<AttributeType> is_type(std::string_view name) {
+  struct Entry {
+    std::string_view name;
+    AttributeType type;
+  };
+  static constexpr Entry kTypes[] = {
+      {"STRING", AttributeType::S},  {"NUMBER", AttributeType::N},     {"DECIMAL", AttributeType::N},
+      {"INT", AttributeType::N},     {"INTEGER", AttributeType::N},    {"FLOAT", AttributeType::N},
+      {"BOOL", AttributeType::BOOL}, {"BOOLEAN", AttributeType::BOOL}, {"BLOB", AttributeType::B},
+      {"BINARY", AttributeType::B},  {"LIST", AttributeType::L},       {"STRUCT", AttributeType::M},
+      {"TUPLE", AttributeType::M},   {"MAP", AttributeType::M},        {"NULL", AttributeType::NUL},
+  };
+  for (const auto& t : kTypes) {
+    if (t.name == name) return t.type;
+  }
+  return std::nullopt;
+}
+
+[[noreturn]] void fail(std::string message) { throw ApiError::validation(std::move(message)); }
+
+std::optional<AttributeType> static_type(const expr::Operand& o) {
+  if (const auto* v = o.constant()) return v->type();
+  if (const auto* c = o.call(); c && c->kind == expr::FunctionKind::Size) return AttributeType::N;
+  return std::nullopt;
+}
+
+void check_type(const expr::Operand& o, std::string_view op, std::initializer_list<AttributeType> allowed) {
+  auto t = static_type(o);
+  if (!t) return;
+  for (auto a : allowed) {
+    if (a == *t) return;
+  }
+  fail("Incorrect operand type for operator or function; operator or function: " + std::string(op) +
+       ", operand type: " + std::string(type_name(*t)));
+}
+
+// `<`, `<=`, `>`, `>=` and BETWEEN refuse an operand whose own type has no
+// order, whatever the other side is.
+void check_ordered(const expr::Operand& o, std::string_view op) {
+  check_type(o, op, {AttributeType::N, AttributeType::S, AttributeType::B});
+}
+
+void require_path(const expr::Operand& o, std::string_view op) {
+  if (!o.path()) fail("Operator or function requires a document path; operator or function: " + std::string(op));
+}
+
+class Builder {
+ public:
+  Builder(const Statement& s, const Parameters& parameters) : s_(s), parameters_(parameters) {}
+
+  expr::Condition out;
+
+  std::uint32_t condition(NodeId id) {
+    const Node& n = s_.node(id);
+    switch (n.kind) {
+      case NodeKind::And:
+      case NodeKind::Or: {
+        const std::uint32_t l = condition(n.children[0]);
+        const std::uint32_t r = condition(n.children[1]);
+        if (n.kind == NodeKind::And) return push({expr::And{l, r}});
+        return push({expr::Or{l, r}});
+      }
+      case NodeKind::Not: return push({expr::Not{condition(n.children[0])}});
+      case NodeKind::Compare: return compare(n);
+      case NodeKind::Between: {
+        expr::Between b{operand(n.children[0]), operand(n.children[1]), operand(n.children[2])};
+        for (const auto* o : {&b.value, &b.lower, &b.upper}) check_ordered(*o, "BETWEEN");
+        return negated(push({std::move(b)}), n.flag);
+      }
+      case NodeKind::In: {
+        expr::In in{operand(n.children[0]), {}};
+        for (std::size_t i = 1; i < n.children.size(); ++i) in.list.push_back(operand(n.children[i]));
+        return negated(push({std::move(in)}), n.flag);
+      }
+      case NodeKind::Is: return is(n);
+      case NodeKind::Call: return push({expr::FunctionCondition{call(n, true)}});
+      case NodeKind::Missing: misplaced_missing();
+      default: fail("Unsupported expression in the WHERE clause" + n.pos.suffix());
+    }
+  }
+
+  // The AND of the terms, in order.
+  void all(const std::vector<NodeId>& terms) {
+    std::optional<std::uint32_t> root;
+    for (NodeId t : terms) {
+      const std::uint32_t c = condition(t);
+      root = root ? push({expr::And{*root, c}}) : c;
+    }
+    if (root) out.root = *root;
+  }
+
+  expr::Operand operand(NodeId id) {
+    const Node& n = s_.node(id);
+    if (n.kind == NodeKind::Path) return expr::Operand{n.path};
+    if (n.kind == NodeKind::Call) return expr::Operand{call(n, false)};
+    if (n.kind == NodeKind::Missing) misplaced_missing();
+    if (!is_constant(s_, id)) fail("Unsupported expression in the WHERE clause" + n.pos.suffix());
+    return expr::Operand{constant_value(s_, id, parameters_)};
+  }
+
+ private:
+  std::uint32_t push(expr::ConditionNode node) {
+    out.nodes.push_back(std::move(node));
+    return static_cast<std::uint32_t>(out.nodes.size() - 1);
+  }
+  std::uint32_t negated(std::uint32_t id, bool negate) { return negate ? push({expr::Not{id}}) : id; }
+
+  bool is_condition_call(const Node& n) const {
+    const FunctionInfo* f = n.kind == NodeKind::Call ? find_function(n.text) : nullptr;
+    return f && f->condition;
+  }
+
+  std::uint32_t compare(const Node& n) {
+    const Node& l = s_.node(n.children[0]);
+    const Node& r = s_.node(n.children[1]);
+    // attribute_exists(x) = true: the function's own truth value.
+    const bool equality = n.op == expr::CompareOp::Eq || n.op == expr::CompareOp::Ne;
+    if (equality && ((is_condition_call(l) && r.kind == NodeKind::Boolean) ||
+                     (is_condition_call(r) && l.kind == NodeKind::Boolean))) {
+      const Node& fn = is_condition_call(l) ? l : r;
+      const Node& truth = is_condition_call(l) ? r : l;
+      const bool expected = truth.flag == (n.op == expr::CompareOp::Eq);
+      return negated(push({expr::FunctionCondition{call(fn, true)}}), !expected);
+    }
+    expr::Comparison c{n.op, operand(n.children[0]), operand(n.children[1])};
+    if (!equality) {
+      const std::string_view op = expr::compare_op_text(n.op);
+      check_ordered(c.lhs, op);
+      check_ordered(c.rhs, op);
+    }
+    return push({std::move(c)});
+  }
+
+  std::uint32_t is(const Node& n) {
+    const Node& target = s_.node(n.children[0]);
+    if (target.kind != NodeKind::Path) {
+      fail("Operator or function requires a document path; operator or function: IS");
+    }
+    expr::FunctionCall c;
+    if (n.text == "MISSING") {
+      c.kind = n.flag ? expr::FunctionKind::AttributeExists : expr::FunctionKind::AttributeNotExists;
+      c.args = {expr::Operand{target.path}};
+      return push({expr::FunctionCondition{std::move(c)}});
+    }
+    auto type = is_type(n.text);
+    if (!type) fail("Unsupported type in IS predicate: " + n.text);
+    c.kind = expr::FunctionKind::AttributeType;
+    c.args = {expr::Operand{target.path}, expr::Operand{AttributeValue::string(std::string(type_name(*type)))}};
+    return negated(push({expr::FunctionCondition{std::move(c)}}), n.flag);
+  }
+
+  expr::FunctionCall call(const Node& n, bool as_condition) {
+    const FunctionInfo* f = find_function(n.text);
+    if (!f) fail("Unrecognized function: " + n.text + n.pos.suffix());
+    const std::string name(f->name);
+    if (f->condition != as_condition) {
+      fail("The function is not allowed to be used this way in an expression; function: " + name);
+    }
+    expr::FunctionCall c{f->kind, {}};
+    for (NodeId a : n.children) c.args.push_back(operand(a));
+    if (c.args.size() != f->arity) {
+      fail("Incorrect number of operands for operator or function; operator or function: " + name +
+           ", number of operands: " + std::to_string(c.args.size()));
+    }
+    switch (f->kind) {
+      case expr::FunctionKind::AttributeExists:
+      case expr::FunctionKind::AttributeNotExists: require_path(c.args[0], name); break;
+      case expr::FunctionKind::AttributeType:
+        require_path(c.args[0], name);
+        check_type(c.args[1], name, {AttributeType::S});
+        if (const auto* t = c.args[1].constant(); t && !expr::parse_type_name(t->as_string())) {
+          fail("Invalid attribute type name found; type: " + t->as_string() +
+               ", valid types: {N,BS,L,B,NULL,M,S,SS,NS,BOOL}");
+        }
+        break;
+      case expr::FunctionKind::BeginsWith:
+        check_type(c.args[0], name, {AttributeType::S, AttributeType::B});
+        check_type(c.args[1], name, {AttributeType::S, AttributeType::B});
+        break;
+      case expr::FunctionKind::Size:
+        check_type(c.args[0], name,
+                   {AttributeType::S, AttributeType::B, AttributeType::SS, AttributeType::NS, AttributeType::BS,
+                    AttributeType::L, AttributeType::M});
+        break;
+      default: break;
+    }
+    return c;
+  }
+
+  const Statement& s_;
+  const Parameters& parameters_;
+};
+
+void collect_paths(const Statement& s, NodeId id, std::vector<const expr::Path*>& out) {
+  const Node& n = s.node(id);
+  if (n.kind == NodeKind::Path) out.push_back(&n.path);
+  for (NodeId c : n.children) collect_paths(s, c, out);
+}
+
+void flatten_and(const Statement& s, NodeId id, std::vector<NodeId>& out) {
+  const Node& n = s.node(id);
+  if (n.kind != NodeKind::And) {
+    out.push_back(id);
+    return;
+  }
+  flatten_and(s, n.children[0], out);
+  flatten_and(s, n.children[1], out);
+}
+
+}  // namespace
+
+std::vector<NodeId> and_terms(const Statement& s, std::optional<NodeId> where) {
+  std::vector<NodeId> out;
+  if (where) flatten_and(s, *where, out);
+  return out;
+}
+
+expr::Condition build_condition(const Statement& s, const std::vector<NodeId>& terms, const Parameters& parameters) {
+  Builder b(s, parameters);
+  b.all(terms);
+  return std::move(b.out);
+}
+
+expr::Condition exists_condition(const std::string& attribute, bool exists) {
+  expr::Condition c;
+  expr::FunctionCall call{exists ? expr::FunctionKind::AttributeExists : expr::FunctionKind::AttributeNotExists,
+                          {expr::Operand{expr::make_path(attribute)}}};
+  c.nodes.push_back({expr::FunctionCondition{std::move(call)}});
+  return c;
+}
+
+expr::Condition join(expr::Condition a, expr::Condition b, Join how) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  // b's nodes move behind a's: their child indexes shift by as much.
+  const auto offset = static_cast<std::uint32_t>(a.nodes.size());
+  for (auto& node : b.nodes) {
+    std::visit(
+        [&](auto& n) {
+          using N = std::decay_t<decltype(n)>;
+          if constexpr (std::is_same_v<N, expr::And> || std::is_same_v<N, expr::Or>) {
+            n.left += offset;
+            n.right += offset;
+          } else if constexpr (std::is_same_v<N, expr::Not>) {
+            n.child += offset;
+          }
+        },
+        node.v);
+    a.nodes.push_back(std::move(node));
+  }
+  const std::uint32_t left = a.root;
+  const std::uint32_t right = b.root + offset;
+  if (how == Join::And) {
+    a.nodes.push_back({expr::And{left, right}});
+  } else {
+    a.nodes.push_back({expr::Or{left, right}});
+  }
+  a.root = static_cast<std::uint32_t>(a.nodes.size() - 1);
+  return a;
+}
+
+std::vector<const expr::Path*> condition_paths(const Statement& s, const std::vector<NodeId>& terms) {
+  std::vector<const expr::Path*> out;
+  for (NodeId t : terms) collect_paths(s, t, out);
+  return out;
+}
+
+}  // namespace dynamod::partiql

@@ -1,0 +1,33 @@
+#pragma once
+// WHERE clauses as condition expressions (protocol/expr/ast.h), with the
+// checks DynamoDB makes on PartiQL functions and operands:
+//   functions (any case): attribute_exists, attribute_not_exists,
+//   attribute_type, begins_with, contains, size; a function compared with
+//   true/false; IS [NOT] MISSING / NULL / <type>; NOT, AND, OR, BETWEEN, IN,
+//   = <> != < <= > >=.
+
+#include <optional>
+#include <vector>
+
+#include "protocol/expr/ast.h"
+#include "protocol/partiql/values.h"
+
+namespace dynamod::partiql {
+
+// The top-level AND terms of a WHERE clause (none without one).
+std::vector<NodeId> and_terms(const Statement& s, std::optional<NodeId> where);
+
+// The AND of `terms` (empty: no condition).
+expr::Condition build_condition(const Statement& s, const std::vector<NodeId>& terms, const Parameters& parameters);
+
+// attribute_exists(attribute) / attribute_not_exists(attribute).
+expr::Condition exists_condition(const std::string& attribute, bool exists);
+
+// `a` AND / OR `b`; an empty side leaves the other unchanged.
+enum class Join : std::uint8_t { And, Or };
+expr::Condition join(expr::Condition a, expr::Condition b, Join how);
+
+// Every path the terms read.
+std::vector<const expr::Path*> condition_paths(const Statement& s, const std::vector<NodeId>& terms);
+
+}  // namespace dynamod::partiql

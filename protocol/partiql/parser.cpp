@@ -1,0 +1,558 @@
+#include "protocol/partiql/parser.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <iterator>
+
+namespace dynamod::partiql {
+namespace {
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Words the grammar (or PartiQL's, which DynamoDB's parser follows) reserves:
+// bare, they are never attribute or table names.
+constexpr std::string_view kReserved[] = {
+    "all",   "and",    "as",      "asc",      "at",      "between",   "by",     "case",      "cast",   "create",
+    "cross", "delete", "desc",    "distinct", "drop",    "else",      "end",    "except",    "exists", "false",
+    "from",  "full",   "group",   "having",   "in",      "inner",     "insert", "intersect", "into",   "is",
+    "join",  "left",   "like",    "limit",    "missing", "natural",   "not",    "null",      "offset", "on",
+    "or",    "order",  "outer",   "pivot",    "remove",  "returning", "right",  "select",    "set",    "then",
+    "true",  "union",  "unpivot", "update",   "using",   "value",     "values", "when",      "where",  "with",
+};
+
+bool is_reserved(std::string_view word) {
+  return std::any_of(std::begin(kReserved), std::end(kReserved), [&](std::string_view r) { return iequals(r, word); });
+}
+
+class Parser {
+ public:
+  Parser(std::string_view text, std::vector<Token> tokens) : text_(text), tokens_(std::move(tokens)) {}
+
+  Statement run() {
+    const Token& first = peek();
+    if (first.kind == TokenKind::End) throw not_well_formed("");
+    if (keyword("SELECT")) {
+      take();
+      out_.body = select_rest();
+    } else if (keyword("INSERT")) {
+      take();
+      out_.body = insert_rest();
+    } else if (keyword("UPDATE")) {
+      take();
+      out_.body = update_rest();
+    } else if (keyword("FROM")) {
+      take();
+      out_.body = from_first_rest();
+    } else if (keyword("DELETE")) {
+      take();
+      out_.body = delete_rest();
+    } else if (keyword("EXISTS")) {
+      take();
+      expect(TokenKind::LeftParen, "LEFT_PAREN");
+      if (!keyword("SELECT")) throw not_well_formed("Expected SELECT");
+      take();
+      Exists exists{select_rest()};
+      expect(TokenKind::RightParen, "RIGHT_PAREN");
+      out_.body = std::move(exists);
+    } else if (keyword("CREATE")) {
+      throw ApiError::validation("Unsupported operation: CreateTable");
+    } else if (keyword("DROP")) {
+      throw ApiError::validation("Unsupported operation: DropTable");
+    } else {
+      throw not_well_formed("Expected data manipulation");
+    }
+    if (peek().kind != TokenKind::End) throw not_well_formed("Unexpected token after expression");
+    return std::move(out_);
+  }
+
+ private:
+  const Token& peek(std::size_t ahead = 0) const { return tokens_[std::min(next_ + ahead, tokens_.size() - 1)]; }
+  const Token& take() {
+    const Token& t = tokens_[next_];
+    if (next_ + 1 < tokens_.size()) ++next_;
+    return t;
+  }
+  bool keyword(std::string_view word, std::size_t ahead = 0) const {
+    const Token& t = peek(ahead);
+    return t.kind == TokenKind::Identifier && iequals(t.value, word);
+  }
+  bool accept_keyword(std::string_view word) {
+    if (!keyword(word)) return false;
+    take();
+    return true;
+  }
+  void expect_keyword(std::string_view word) {
+    if (!accept_keyword(word)) throw not_well_formed("Expected " + upper(word));
+  }
+  const Token& expect(TokenKind kind, std::string_view name) {
+    if (peek().kind != kind) throw not_well_formed("Expected " + std::string(name));
+    return take();
+  }
+  bool accept(TokenKind kind) {
+    if (peek().kind != kind) return false;
+    take();
+    return true;
+  }
+  // A token that may start or continue a name: bare (not reserved) or quoted.
+  static bool is_name(const Token& t) {
+    return t.kind == TokenKind::QuotedIdentifier || (t.kind == TokenKind::Identifier && !is_reserved(t.value));
+  }
+
+  NodeId add(Node node) {
+    out_.nodes.push_back(std::move(node));
+    return static_cast<NodeId>(out_.nodes.size() - 1);
+  }
+  Node make(NodeKind kind, const Position& pos) {
+    Node n;
+    n.kind = kind;
+    n.pos = pos;
+    return n;
+  }
+
+  // --- clauses ---
+
+  TableRef table_ref() {
+    TableRef ref;
+    ref.pos = peek().pos;
+    std::vector<std::string> parts;
+    do {
+      const Token& t = peek();
+      if (!is_name(t)) throw not_well_formed("Expected table name");
+      parts.push_back(take().value);
+    } while (accept(TokenKind::Dot));
+    if (parts.size() > 2) throw ApiError::validation("A path may contain at most 2 components in the FROM clause");
+    for (const auto& p : parts) {
+      if (p.empty()) throw ApiError::validation("Path component cannot be an empty string");
+    }
+    ref.table = std::move(parts[0]);
+    if (parts.size() == 2) ref.index = std::move(parts[1]);
+    return ref;
+  }
+
+  void refuse_alias() {
+    if (keyword("AS") || is_name(peek())) throw ApiError::validation("Aliasing is not supported");
+  }
+
+  std::optional<NodeId> where() {
+    if (!accept_keyword("WHERE")) return std::nullopt;
+    return expression();
+  }
+
+  std::optional<Returning> returning() {
+    if (!keyword("RETURNING")) return std::nullopt;
+    const std::uint32_t begin = take().begin;
+    bool all = false;
+    if (accept_keyword("ALL")) {
+      all = true;
+    } else {
+      expect_keyword("MODIFIED");
+    }
+    bool old = false;
+    if (accept_keyword("OLD")) {
+      old = true;
+    } else {
+      expect_keyword("NEW");
+    }
+    const std::uint32_t end = expect(TokenKind::Star, "STAR").end;
+    Returning r;
+    r.image = all ? (old ? ReturnImage::AllOld : ReturnImage::AllNew)
+                  : (old ? ReturnImage::ModifiedOld : ReturnImage::ModifiedNew);
+    r.text = std::string(text_.substr(begin, end - begin));
+    return r;
+  }
+
+  SelectItem select_item() {
+    const Token& t = peek();
+    // The service names the offending component: a function (COUNT(*),
+    // attribute_exists(x)) or a literal.
+    if (t.kind == TokenKind::Identifier && !is_reserved(t.value) && peek(1).kind == TokenKind::LeftParen) {
+      throw ApiError::validation("Unexpected path component" + t.pos.suffix());
+    }
+    if (!is_name(t)) {
+      if (t.kind == TokenKind::String || t.kind == TokenKind::Number || t.kind == TokenKind::Parameter) {
+        throw ApiError::validation("Unexpected path component" + t.pos.suffix());
+      }
+      throw not_well_formed("Expected path");
+    }
+    SelectItem item;
+    item.path = path(item.name);
+    return item;
+  }
+
+  Select select_rest() {
+    Select s;
+    if (accept(TokenKind::Star)) {
+      s.projection = std::nullopt;
+    } else if (keyword("VALUE") || keyword("PIVOT")) {
+      throw ApiError::validation("Select projection doesn't support value or pivot keywords");
+    } else {
+      s.projection.emplace();
+      do {
+        s.projection->push_back(select_item());
+      } while (accept(TokenKind::Comma));
+    }
+    expect_keyword("FROM");
+    s.from = table_ref();
+    if (peek().kind == TokenKind::Comma)
+      throw ApiError::validation("Only select from a single table or index is supported.");
+    refuse_alias();
+    s.where = where();
+    if (accept_keyword("ORDER")) {
+      expect_keyword("BY");
+      OrderBy order;
+      order.pos = peek().pos;
+      if (!is_name(peek())) throw not_well_formed("Expected path");
+      std::string unused;
+      order.path = path(unused);
+      if (accept_keyword("DESC")) {
+        order.descending = true;
+      } else {
+        accept_keyword("ASC");
+      }
+      s.order_by = std::move(order);
+    }
+    return s;
+  }
+
+  Insert insert_rest() {
+    Insert ins;
+    expect_keyword("INTO");
+    ins.into = table_ref();
+    if (!accept_keyword("VALUE")) throw not_well_formed("Unexpected token after expression");
+    ins.value = expression();
+    ins.returning = returning();
+    return ins;
+  }
+
+  // One or more SET / REMOVE clauses, in any order.
+  void update_clauses(std::vector<UpdateAction>& actions) {
+    for (;;) {
+      if (accept_keyword("SET")) {
+        do {
+          UpdateAction a;
+          a.path = path_node();
+          expect(TokenKind::Eq, "EQ");
+          a.value = additive();
+          actions.push_back(a);
+        } while (accept(TokenKind::Comma));
+      } else if (accept_keyword("REMOVE")) {
+        do {
+          actions.push_back(UpdateAction{path_node(), std::nullopt});
+        } while (accept(TokenKind::Comma));
+      } else {
+        break;
+      }
+    }
+    if (actions.empty()) throw not_well_formed("Expected SET or REMOVE");
+  }
+
+  Update update_rest() {
+    Update u;
+    u.table = table_ref();
+    refuse_alias();
+    update_clauses(u.actions);
+    u.where = where();
+    u.returning = returning();
+    return u;
+  }
+
+  Update from_first_rest() {
+    Update u;
+    u.table = table_ref();
+    refuse_alias();
+    u.where = where();
+    update_clauses(u.actions);
+    u.returning = returning();
+    return u;
+  }
+
+  Delete delete_rest() {
+    Delete d;
+    expect_keyword("FROM");
+    d.from = table_ref();
+    refuse_alias();
+    d.where = where();
+    d.returning = returning();
+    return d;
+  }
+
+  // --- paths ---
+
+  // A document path starting at the next token (a name). `name` receives the
+  // path from its last name component on, as a select list reports it.
+  expr::Path path(std::string& name) {
+    expr::Path p;
+    const Token& first = take();
+    p.steps.push_back(expr::PathStep{first.value});
+    name = first.value;
+    for (;;) {
+      if (accept(TokenKind::Dot)) {
+        const Token& t = peek();
+        if (!is_name(t)) throw not_well_formed("Invalid path dot component");
+        p.steps.push_back(expr::PathStep{take().value});
+        name = p.steps.back().name();
+      } else if (accept(TokenKind::LeftBracket)) {
+        const Token& t = take();
+        if (t.kind == TokenKind::String) {
+          p.steps.push_back(expr::PathStep{t.value});
+          name = t.value;
+        } else if (t.kind == TokenKind::Number) {
+          std::uint32_t index = 0;
+          auto [end, ec] = std::from_chars(t.value.data(), t.value.data() + t.value.size(), index);
+          if (ec != std::errc() || end != t.value.data() + t.value.size()) {
+            throw not_well_formed("Invalid path component");
+          }
+          p.steps.push_back(expr::PathStep{index});
+          name += "[" + t.value + "]";
+        } else {
+          throw not_well_formed("Invalid path component");
+        }
+        expect(TokenKind::RightBracket, "RIGHT_BRACKET");
+      } else {
+        return p;
+      }
+    }
+  }
+
+  NodeId path_node() {
+    if (!is_name(peek())) throw not_well_formed("Expected path");
+    Node n = make(NodeKind::Path, peek().pos);
+    n.path = path(n.text);
+    return add(std::move(n));
+  }
+
+  // --- expressions, loosest first ---
+
+  NodeId expression() {
+    NodeId left = conjunction();
+    while (keyword("OR")) {
+      Node n = make(NodeKind::Or, take().pos);
+      n.children = {left, conjunction()};
+      left = add(std::move(n));
+    }
+    return left;
+  }
+
+  NodeId conjunction() {
+    NodeId left = negation();
+    while (keyword("AND")) {
+      Node n = make(NodeKind::And, take().pos);
+      n.children = {left, negation()};
+      left = add(std::move(n));
+    }
+    return left;
+  }
+
+  NodeId negation() {
+    if (!keyword("NOT")) return predicate();
+    Node n = make(NodeKind::Not, take().pos);
+    n.children = {negation()};
+    return add(std::move(n));
+  }
+
+  static std::optional<expr::CompareOp> comparison(TokenKind k) {
+    switch (k) {
+      case TokenKind::Eq: return expr::CompareOp::Eq;
+      case TokenKind::Ne: return expr::CompareOp::Ne;
+      case TokenKind::Lt: return expr::CompareOp::Lt;
+      case TokenKind::Le: return expr::CompareOp::Le;
+      case TokenKind::Gt: return expr::CompareOp::Gt;
+      case TokenKind::Ge: return expr::CompareOp::Ge;
+      default: return std::nullopt;
+    }
+  }
+
+  NodeId predicate() {
+    const NodeId value = additive();
+    const Position pos = out_.nodes[value].pos;
+    if (auto op = comparison(peek().kind)) {
+      take();
+      Node n = make(NodeKind::Compare, pos);
+      n.op = *op;
+      n.children = {value, additive()};
+      return add(std::move(n));
+    }
+    const bool negated = keyword("NOT") && (keyword("BETWEEN", 1) || keyword("IN", 1));
+    if (negated) take();
+    if (accept_keyword("BETWEEN")) {
+      Node n = make(NodeKind::Between, pos);
+      n.flag = negated;
+      const NodeId lower = additive();
+      expect_keyword("AND");
+      n.children = {value, lower, additive()};
+      return add(std::move(n));
+    }
+    if (accept_keyword("IN")) {
+      Node n = make(NodeKind::In, pos);
+      n.flag = negated;
+      n.children = {value};
+      TokenKind close = TokenKind::RightParen;
+      if (accept(TokenKind::LeftBracket)) {
+        close = TokenKind::RightBracket;
+      } else {
+        expect(TokenKind::LeftParen, "LEFT_PAREN");
+      }
+      if (!accept(close)) {
+        do {
+          n.children.push_back(additive());
+        } while (accept(TokenKind::Comma));
+        expect(close, close == TokenKind::RightParen ? "RIGHT_PAREN" : "RIGHT_BRACKET");
+      }
+      return add(std::move(n));
+    }
+    if (accept_keyword("IS")) {
+      Node n = make(NodeKind::Is, pos);
+      n.flag = accept_keyword("NOT");
+      const Token& t = peek();
+      if (t.kind != TokenKind::Identifier) throw not_well_formed("Expected type");
+      n.text = upper(take().value);
+      n.children = {value};
+      return add(std::move(n));
+    }
+    return value;
+  }
+
+  NodeId additive() {
+    NodeId left = primary();
+    while (peek().kind == TokenKind::Plus || peek().kind == TokenKind::Minus) {
+      const bool minus = take().kind == TokenKind::Minus;
+      Node n = make(NodeKind::Arithmetic, out_.nodes[left].pos);
+      n.flag = minus;
+      n.children = {left, primary()};
+      left = add(std::move(n));
+    }
+    return left;
+  }
+
+  std::uint32_t characters(std::uint32_t begin, std::uint32_t end) const {
+    std::uint32_t n = 0;
+    for (std::uint32_t i = begin; i < end; ++i) {
+      if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) ++n;
+    }
+    return n;
+  }
+
+  NodeId primary() {
+    const Token& t = peek();
+    switch (t.kind) {
+      case TokenKind::String: {
+        Node n = make(NodeKind::String, t.pos);
+        n.text = take().value;
+        return add(std::move(n));
+      }
+      case TokenKind::Number: {
+        Node n = make(NodeKind::Number, t.pos);
+        n.text = take().value;
+        return add(std::move(n));
+      }
+      case TokenKind::Minus: {
+        // A negative number literal: -7, -.73e1.
+        if (peek(1).kind != TokenKind::Number) throw not_well_formed("Unexpected operator");
+        const Token& minus = take();
+        const Token& number = take();
+        Node n = make(NodeKind::Number, minus.pos);
+        n.pos.length = characters(minus.begin, number.end);
+        n.text = "-" + number.value;
+        return add(std::move(n));
+      }
+      case TokenKind::Parameter: {
+        Node n = make(NodeKind::Parameter, take().pos);
+        n.parameter = out_.parameter_count++;
+        return add(std::move(n));
+      }
+      case TokenKind::LeftParen: {
+        take();
+        const NodeId inner = expression();
+        expect(TokenKind::RightParen, "RIGHT_PAREN");
+        return inner;
+      }
+      case TokenKind::LeftBracket: return sequence(NodeKind::List, TokenKind::RightBracket, "RIGHT_BRACKET");
+      case TokenKind::BagOpen: return sequence(NodeKind::Bag, TokenKind::BagClose, "RIGHT_ANGLE_BRACKET");
+      case TokenKind::LeftBrace: return structure();
+      case TokenKind::QuotedIdentifier: return path_node();
+      case TokenKind::Identifier: return word();
+      case TokenKind::End: throw not_well_formed("Unexpected end of statement");
+      default: throw not_well_formed("Unexpected token");
+    }
+  }
+
+  // A literal keyword, a function call or a path.
+  NodeId word() {
+    const Token& t = peek();
+    if (iequals(t.value, "true") || iequals(t.value, "false")) {
+      Node n = make(NodeKind::Boolean, t.pos);
+      n.flag = iequals(take().value, "true");
+      return add(std::move(n));
+    }
+    if (iequals(t.value, "null")) return add(make(NodeKind::Null, take().pos));
+    if (iequals(t.value, "missing")) return add(make(NodeKind::Missing, take().pos));
+    if (peek(1).kind == TokenKind::LeftParen && (!is_reserved(t.value) || iequals(t.value, "exists"))) {
+      Node n = make(NodeKind::Call, t.pos);
+      n.text = lower(take().value);
+      take();
+      if (!accept(TokenKind::RightParen)) {
+        do {
+          n.children.push_back(expression());
+        } while (accept(TokenKind::Comma));
+        expect(TokenKind::RightParen, "RIGHT_PAREN");
+      }
+      return add(std::move(n));
+    }
+    if (is_reserved(t.value)) throw not_well_formed("Unexpected keyword");
+    return path_node();
+  }
+
+  NodeId sequence(NodeKind kind, TokenKind close, std::string_view close_name) {
+    Node n = make(kind, take().pos);
+    if (!accept(close)) {
+      do {
+        n.children.push_back(expression());
+      } while (accept(TokenKind::Comma));
+      expect(close, close_name);
+    }
+    return add(std::move(n));
+  }
+
+  NodeId structure() {
+    Node n = make(NodeKind::Struct, take().pos);
+    if (!accept(TokenKind::RightBrace)) {
+      do {
+        const Token& key = peek();
+        if (key.kind != TokenKind::String) throw not_well_formed("Expected string key");
+        n.keys.push_back(take().value);
+        expect(TokenKind::Colon, "COLON");
+        n.children.push_back(expression());
+      } while (accept(TokenKind::Comma));
+      expect(TokenKind::RightBrace, "RIGHT_CURLY");
+    }
+    return add(std::move(n));
+  }
+
+  std::string_view text_;
+  std::vector<Token> tokens_;
+  std::size_t next_ = 0;
+  Statement out_;
+};
+
+}  // namespace
+
+Statement parse(std::string_view statement) { return Parser(statement, tokenize(statement)).run(); }
+
+}  // namespace dynamod::partiql

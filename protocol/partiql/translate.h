@@ -1,0 +1,52 @@
+#pragma once
+// PartiQL statements as the requests the JSON API already has: a SELECT
+// becomes a validated read (a Query when the WHERE clause fixes the
+// partition key, else a Scan with the WHERE clause as its filter); INSERT,
+// UPDATE, DELETE and EXISTS become PutItem, UpdateItem, DeleteItem and
+// ConditionCheck requests with their expressions built as ASTs. Pure: the
+// caller resolves the table.
+
+#include <cstdint>
+#include <optional>
+#include <variant>
+
+#include "protocol/item_expressions.h"
+#include "protocol/item_requests.h"
+#include "protocol/partiql/ast.h"
+#include "protocol/partiql/values.h"
+#include "protocol/read_requests.h"
+#include "protocol/table_schema.h"
+
+namespace dynamod::partiql {
+
+inline constexpr std::string_view kWhereKeys =
+    "Where clause does not contain a mandatory equality on all key attributes";
+
+// What the request adds to a statement.
+struct Inputs {
+  Parameters parameters;
+  bool consistent_read = false;
+  std::optional<std::int64_t> limit;
+  std::optional<Item> start_key;  // from NextToken
+  bool return_old_on_condition_failure = false;
+};
+
+struct ReadPlan {
+  ReadSpec spec;  // `index` points into the schema given to translate_select
+  // Set when the WHERE clause is exactly one equality on each attribute of
+  // the table's primary key (the only read batches and transactions take).
+  std::optional<Item> key;
+};
+
+ReadPlan translate_select(const Statement& s, const Select& select, const TableSchema& table, const Inputs& inputs);
+
+struct WritePlan {
+  // EXISTS: the key and condition of a ConditionCheck, as a DeleteItemRequest.
+  std::variant<PutItemRequest, UpdateItemRequest, DeleteItemRequest> request;
+  ItemExpressions expressions;
+};
+
+// INSERT, UPDATE, DELETE or EXISTS.
+WritePlan translate_write(const Statement& s, const TableSchema& table, const Inputs& inputs);
+
+}  // namespace dynamod::partiql

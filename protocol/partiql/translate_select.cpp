@@ -1,0 +1,174 @@
+// SELECT as a validated read (ReadSpec): the index, the select list, a key
+// condition when the WHERE clause fixes the partition key (a Query; else a
+// Scan), the other terms as the filter, ORDER BY, Limit and NextToken.
+#include <algorithm>
+
+#include "protocol/partiql/condition.h"
+#include "protocol/partiql/keys.h"
+#include "protocol/partiql/translate.h"
+
+namespace dynamod::partiql {
+namespace {
+
+[[noreturn]] void fail(std::string message) { throw ApiError::validation(std::move(message)); }
+
+std::string comma_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// Attributes (by their top-level name, in statement order) an index does not hold.
+std::vector<std::string> not_projected(const TableSchema& table, const IndexSchema& index,
+                                       const std::vector<const expr::Path*>& paths) {
+  std::vector<std::string> missing;
+  for (const expr::Path* p : paths) {
+    if (!table.projects(index, p->root()) && std::find(missing.begin(), missing.end(), p->root()) == missing.end()) {
+      missing.push_back(p->root());
+    }
+  }
+  return missing;
+}
+
+const IndexSchema* index_named(const TableSchema& table, const std::string& name) {
+  const IndexSchema* index = table.find_index(name);
+  // PartiQL names no index here (Query appends it).
+  if (index == nullptr || index->status == IndexStatus::Deleting) fail("The table does not have the specified index");
+  if (index->status == IndexStatus::Creating) fail("Cannot read from backfilling global secondary index: " + name);
+  return index;
+}
+
+void select_list(const Select& select, const TableSchema& table, ReadSpec& spec) {
+  if (!select.projection) {
+    spec.select = spec.index != nullptr ? dynamod::Select::AllProjectedAttributes : dynamod::Select::AllAttributes;
+    return;
+  }
+  std::vector<expr::Path> paths;
+  for (const auto& item : *select.projection) {
+    paths.push_back(item.path);
+    spec.projection_names.push_back(item.name);
+  }
+  spec.projection = std::move(paths);
+  spec.select = dynamod::Select::SpecificAttributes;
+  if (spec.index == nullptr || spec.index->projection.type == ProjectionType::All) return;
+  std::vector<const expr::Path*> selected;
+  for (const auto& p : *spec.projection) selected.push_back(&p);
+  const std::vector<std::string> missing = not_projected(table, *spec.index, selected);
+  if (missing.empty()) return;
+  if (table.is_global(*spec.index)) {
+    throw ApiError::invalid_parameter("Global secondary index " + spec.index->name + " does not project [" +
+                                      comma_list(missing) + "]");
+  }
+  spec.fetch_table_items = true;  // a local index reads the rest from the table
+}
+
+// The partition equality (and a sort-key condition) of the WHERE clause, as
+// Query's key condition; the terms left are the filter's.
+std::vector<NodeId> key_condition(const Statement& s, std::vector<NodeId> terms, const Parameters& parameters,
+                                  ReadSpec& spec) {
+  const KeyDef& key = spec.key;
+  auto take = [&](auto&& match) -> bool {
+    for (auto it = terms.begin(); it != terms.end(); ++it) {
+      if (match(*it)) {
+        terms.erase(it);
+        return true;
+      }
+    }
+    return false;
+  };
+  expr::KeyCondition kc;
+  kc.partition_name = key.partition.name;
+  const bool query = take([&](NodeId t) {
+    auto v = key_equality(s, t, key.partition.name, parameters);
+    if (!v || v->type() != to_attribute_type(key.partition.type)) return false;
+    kc.partition = std::move(*v);
+    return true;
+  });
+  if (!query) return terms;
+  if (key.sort) {
+    take([&](NodeId t) {
+      auto c = sort_condition(s, t, *key.sort, parameters);
+      if (c) kc.sort = std::move(*c);
+      return c.has_value();
+    });
+  }
+  spec.key_condition = std::move(kc);
+  return terms;
+}
+
+void order_by(const Select& select, ReadSpec& spec) {
+  if (!select.order_by) return;
+  if (!select.where) fail("Must have WHERE clause in the statement when using ORDER BY clause.");
+  const expr::Path& p = select.order_by->path;
+  const KeyDef& key = spec.key;
+  const bool is_key =
+      p.steps.size() == 1 && (p.root() == key.partition.name || (key.sort && p.root() == key.sort->name));
+  if (!is_key) fail("Variable reference " + p.to_string() + " in ORDER BY clause must be part of the primary key");
+  // Items come in sort-key order within one partition only.
+  if (!spec.key_condition) {
+    fail("Must have hash key in ORDER BY clause when more than one hash key condition specified in WHERE clause.");
+  }
+  spec.forward = !select.order_by->descending;
+}
+
+// A NextToken's key must be one this read can continue from.
+void check_start_key(const Item& start, const TableSchema& table, const ReadSpec& spec) {
+  std::vector<const KeyElement*> expected{&table.key.partition};
+  if (table.key.sort) expected.push_back(&*table.key.sort);
+  if (spec.index != nullptr) {
+    for (const KeyElement* k : {&spec.index->key.partition, spec.index->key.sort ? &*spec.index->key.sort : nullptr}) {
+      if (k != nullptr &&
+          std::none_of(expected.begin(), expected.end(), [&](const KeyElement* e) { return e->name == k->name; })) {
+        expected.push_back(k);
+      }
+    }
+  }
+  if (start.size() != expected.size()) fail("Exclusive Start Key must have same size as table's key schema");
+  for (const KeyElement* k : expected) {
+    const AttributeValue* v = start.find(k->name);
+    if (v == nullptr || v->type() != to_attribute_type(k->type)) fail("Invalid NextToken");
+  }
+  if (spec.key_condition && !(*start.find(spec.key.partition.name) == spec.key_condition->partition)) {
+    fail("Invalid NextToken");
+  }
+}
+
+}  // namespace
+
+ReadPlan translate_select(const Statement& s, const Select& select, const TableSchema& table, const Inputs& inputs) {
+  ReadPlan plan;
+  ReadSpec& spec = plan.spec;
+  if (select.from.index) spec.index = index_named(table, *select.from.index);
+  spec.key = spec.index != nullptr ? spec.index->key : table.key;
+  if (spec.index != nullptr && table.is_global(*spec.index) && inputs.consistent_read) {
+    fail("Strongly consistent read is not supported on Global Secondary Indexes");
+  }
+  select_list(select, table, spec);
+
+  const std::vector<NodeId> terms = and_terms(s, select.where);
+  if (select.where) check_overlapping_branches(s, *select.where, spec.key, inputs.parameters);
+  const std::vector<NodeId> filter_terms = key_condition(s, terms, inputs.parameters, spec);
+  spec.filter = build_condition(s, filter_terms, inputs.parameters);
+  if (spec.index != nullptr && spec.index->projection.type != ProjectionType::All) {
+    const std::vector<std::string> missing = not_projected(table, *spec.index, condition_paths(s, filter_terms));
+    if (!missing.empty()) {
+      throw ApiError::invalid_parameter("Secondary index " + spec.index->name +
+                                        " does not project one or more filter attributes: [" + comma_list(missing) +
+                                        "]");
+    }
+  }
+  order_by(select, spec);
+  spec.limit = inputs.limit;
+  spec.consistent = inputs.consistent_read;
+  if (inputs.start_key) {
+    check_start_key(*inputs.start_key, table, spec);
+    spec.exclusive_start_key = inputs.start_key;
+  }
+  if (spec.index == nullptr) {
+    auto key = split_key_terms(s, terms, table.key, inputs.parameters, true);
+    if (key && key->rest.empty()) plan.key = std::move(key->key);
+  }
+  return plan;
+}
+
+}  // namespace dynamod::partiql

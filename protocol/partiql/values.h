@@ -1,0 +1,34 @@
+#pragma once
+// PartiQL literals and `?` parameters as AttributeValues: 'text' -> S,
+// numbers -> N, true/false -> BOOL, null -> NULL, [..] -> L, {'k': ..} -> M,
+// <<..>> -> SS or NS.
+
+#include <string>
+#include <vector>
+
+#include "protocol/attribute_value.h"
+#include "protocol/partiql/ast.h"
+
+namespace dynamod::partiql {
+
+using Parameters = std::vector<AttributeValue>;
+
+// "Number of parameters in request and statement don't match." when a `?`
+// has no parameter (more parameters than placeholders are accepted).
+void check_parameter_count(const Statement& s, const Parameters& parameters);
+
+// True for a node that denotes a value without reading an item: a literal, a
+// parameter, or a list, struct or bag of them.
+bool is_constant(const Statement& s, NodeId id);
+
+// The value of a constant node. `where` names it in number errors the way
+// the service does: "root" for the value itself, "root.x" / "root[1]" inside
+// it ("Number overflow. ... under root[1]"). Non-constants are refused with
+// "Unsupported data type: <what> under key <where> at <position>".
+AttributeValue constant_value(const Statement& s, NodeId id, const Parameters& parameters,
+                              const std::string& where = "root");
+
+// "MISSING must be compared using IS operator".
+[[noreturn]] void misplaced_missing();
+
+}  // namespace dynamod::partiql

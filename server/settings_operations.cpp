@@ -1,0 +1,206 @@
+// Handlers of the operations on a table's settings and the account: Time to
+// Live, tags, continuous backups, DescribeLimits and DescribeEndpoints.
+
+#include <array>
+
+#include "protocol/json_writer.h"
+#include "protocol/settings_requests.h"
+#include "protocol/table_requests.h"
+#include "protocol/ttl_requests.h"
+#include "server/async_write.h"
+#include "server/operations.h"
+#include "storage/settings_ops.h"
+#include "storage/table_ops.h"
+
+namespace dynamod {
+namespace {
+
+using boost::asio::awaitable;
+
+const std::string& checked_table_name(const TableNameRequest& request) {
+  const std::string& name = require_table_name(request.table_name);
+  ConstraintErrors errors;
+  check_table_name_constraints(name, errors);
+  errors.throw_if_any();
+  return name;
+}
+
+// ---------------------------------------------------------------- Time to Live
+
+awaitable<Reply> update_time_to_live(OperationContext& ctx, json::object body) {
+  UpdateTimeToLiveRequest request = decode_update_time_to_live(body);
+  ctx.table_name = *request.table_name;
+  Scope scope = ctx.scope;
+  auto job = write_job(
+      [scope, request = std::move(request)](WriteContext& w) { return ops::update_time_to_live(w, scope, request); });
+  TimeToLive ttl = co_await async_write(ctx.writer, std::move(job));
+  // The answer echoes the specification.
+  JsonWriter out;
+  out.begin_object();
+  out.key("TimeToLiveSpecification");
+  out.begin_object();
+  out.key("Enabled");
+  out.boolean(ttl.enabled);
+  out.key("AttributeName");
+  out.string(ttl.attribute);
+  out.end_object();
+  out.end_object();
+  co_return out.take();
+}
+
+awaitable<Reply> describe_time_to_live(OperationContext& ctx, json::object body) {
+  const std::string name = checked_table_name(decode_table_name_request(body));
+  ctx.table_name = name;
+  std::optional<TimeToLive> ttl = ops::describe_time_to_live(ctx.store, ctx.scope, name);
+  JsonWriter out;
+  out.begin_object();
+  out.key("TimeToLiveDescription");
+  out.begin_object();
+  out.key("TimeToLiveStatus");
+  // A disabled setting keeps no attribute name in the answer.
+  if (ttl && ttl->enabled) {
+    out.string("ENABLED");
+    out.key("AttributeName");
+    out.string(ttl->attribute);
+  } else {
+    out.string("DISABLED");
+  }
+  out.end_object();
+  out.end_object();
+  co_return out.take();
+}
+
+// ---------------------------------------------------------------- tags
+
+awaitable<Reply> tag_resource(OperationContext& ctx, json::object body) {
+  TagResourceRequest request = decode_tag_resource(body);
+  Scope scope = ctx.scope;
+  auto job = write_job([scope, request = std::move(request)](WriteContext& w) {
+    ops::tag_resource(w, scope, request);
+    return true;
+  });
+  co_await async_write(ctx.writer, std::move(job));
+  co_return std::string();  // the service answers with an empty body
+}
+
+awaitable<Reply> untag_resource(OperationContext& ctx, json::object body) {
+  UntagResourceRequest request = decode_untag_resource(body);
+  Scope scope = ctx.scope;
+  auto job = write_job([scope, request = std::move(request)](WriteContext& w) {
+    ops::untag_resource(w, scope, request);
+    return true;
+  });
+  co_await async_write(ctx.writer, std::move(job));
+  co_return std::string();
+}
+
+awaitable<Reply> list_tags_of_resource(OperationContext& ctx, json::object body) {
+  std::vector<Tag> tags = ops::list_tags(ctx.store, ctx.scope, decode_list_tags(body));
+  JsonWriter out;
+  out.begin_object();
+  out.key("Tags");
+  out.begin_array();
+  for (const Tag& tag : tags) {
+    out.begin_object();
+    out.key("Key");
+    out.string(tag.key);
+    out.key("Value");
+    out.string(tag.value);
+    out.end_object();
+  }
+  out.end_array();
+  out.end_object();
+  co_return out.take();
+}
+
+// ---------------------------------------------------------------- continuous backups
+
+std::string continuous_backups_answer(const PointInTimeRecovery& pitr, double now) {
+  JsonWriter out;
+  out.begin_object();
+  out.key("ContinuousBackupsDescription");
+  out.begin_object();
+  out.key("ContinuousBackupsStatus");
+  out.string("ENABLED");
+  out.key("PointInTimeRecoveryDescription");
+  out.begin_object();
+  out.key("PointInTimeRecoveryStatus");
+  out.string(pitr.enabled ? "ENABLED" : "DISABLED");
+  if (pitr.enabled) {
+    out.key("RecoveryPeriodInDays");
+    out.integer(pitr.recovery_period_days);
+    // dynamod keeps no history to restore from; the window is what the
+    // service would report for a table that has been recoverable since then.
+    out.key("EarliestRestorableDateTime");
+    out.real(pitr.enabled_at);
+    out.key("LatestRestorableDateTime");
+    out.real(now);
+  }
+  out.end_object();
+  out.end_object();
+  out.end_object();
+  return out.take();
+}
+
+awaitable<Reply> describe_continuous_backups(OperationContext& ctx, json::object body) {
+  const std::string name = checked_table_name(decode_table_name_request(body));
+  ctx.table_name = name;
+  co_return continuous_backups_answer(ops::describe_continuous_backups(ctx.store, ctx.scope, name), ctx.clock());
+}
+
+awaitable<Reply> update_continuous_backups(OperationContext& ctx, json::object body) {
+  UpdateContinuousBackupsRequest request = decode_update_continuous_backups(body);
+  ctx.table_name = *request.table_name;
+  Scope scope = ctx.scope;
+  double now = ctx.clock();
+  auto job = write_job([scope, request = std::move(request), now](WriteContext& w) {
+    return ops::update_continuous_backups(w, scope, request, now);
+  });
+  PointInTimeRecovery pitr = co_await async_write(ctx.writer, std::move(job));
+  co_return continuous_backups_answer(pitr, now);
+}
+
+// ---------------------------------------------------------------- account
+
+awaitable<Reply> describe_limits(OperationContext&, json::object) {
+  // The service's default account and table quotas.
+  co_return std::string(
+      R"({"AccountMaxReadCapacityUnits":80000,"AccountMaxWriteCapacityUnits":80000,)"
+      R"("TableMaxReadCapacityUnits":40000,"TableMaxWriteCapacityUnits":40000})");
+}
+
+awaitable<Reply> describe_endpoints(OperationContext& ctx, json::object) {
+  // The address the client reached us at, so that it can be used again
+  // (on the service this is the regional endpoint's host name).
+  JsonWriter out;
+  out.begin_object();
+  out.key("Endpoints");
+  out.begin_array();
+  out.begin_object();
+  out.key("Address");
+  out.string(ctx.host);
+  out.key("CachePeriodInMinutes");
+  out.integer(1440);
+  out.end_object();
+  out.end_array();
+  out.end_object();
+  co_return out.take();
+}
+
+constexpr std::array<NamedOperation, 9> kSettingsOperations{{
+    {"DescribeContinuousBackups", describe_continuous_backups},
+    {"DescribeEndpoints", describe_endpoints},
+    {"DescribeLimits", describe_limits},
+    {"DescribeTimeToLive", describe_time_to_live},
+    {"ListTagsOfResource", list_tags_of_resource},
+    {"TagResource", tag_resource},
+    {"UntagResource", untag_resource},
+    {"UpdateContinuousBackups", update_continuous_backups},
+    {"UpdateTimeToLive", update_time_to_live},
+}};
+
+}  // namespace
+
+std::span<const NamedOperation> settings_operations() { return kSettingsOperations; }
+
+}  // namespace dynamod

@@ -1,0 +1,54 @@
+#include "server/unimplemented_operations.h"
+
+#include <algorithm>
+#include <array>
+
+namespace dynamod {
+namespace {
+
+// Sorted, for binary search. Keep the README's list of missing operations in step.
+constexpr std::array<std::string_view, 31> kUnimplemented{
+    "CreateBackup",
+    "CreateGlobalTable",
+    "DeleteBackup",
+    "DeleteResourcePolicy",
+    "DescribeBackup",
+    "DescribeContributorInsights",
+    "DescribeExport",
+    "DescribeGlobalTable",
+    "DescribeGlobalTableSettings",
+    "DescribeImport",
+    "DescribeKinesisStreamingDestination",
+    "DescribeTableReplicaAutoScaling",
+    "DisableKinesisStreamingDestination",
+    "EnableKinesisStreamingDestination",
+    "ExportTableToPointInTime",
+    "GetResourcePolicy",
+    "ImportTable",
+    "ListBackups",
+    "ListContributorInsights",
+    "ListExports",
+    "ListGlobalTables",
+    "ListImports",
+    "PutResourcePolicy",
+    "RestoreTableFromBackup",
+    "RestoreTableToPointInTime",
+    "SearchVectors",
+    "UpdateContributorInsights",
+    "UpdateGlobalTable",
+    "UpdateGlobalTableSettings",
+    "UpdateKinesisStreamingDestination",
+    "UpdateTableReplicaAutoScaling",
+};
+
+static_assert(std::is_sorted(kUnimplemented.begin(), kUnimplemented.end()));
+
+}  // namespace
+
+std::optional<std::string> unimplemented_operation_message(std::string_view operation) {
+  if (!std::binary_search(kUnimplemented.begin(), kUnimplemented.end(), operation)) return std::nullopt;
+  return "dynamod does not implement " + std::string(operation) +
+         " (see the list of supported operations in dynamod's README)";
+}
+
+}  // namespace dynamod

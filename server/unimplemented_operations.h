@@ -1,0 +1,18 @@
+#pragma once
+// Operations of DynamoDB's service model that dynamod does not implement
+// (backups and restores, exports and imports, global tables, Kinesis
+// destinations, resource policies, contributor insights, vector search).
+// They answer UnknownOperationException with a message naming them, so that a
+// user sees at once what is missing rather than a bare "unknown operation".
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace dynamod {
+
+// The message for an operation of the model dynamod leaves out, or nullopt
+// for any other name.
+std::optional<std::string> unimplemented_operation_message(std::string_view operation);
+
+}  // namespace dynamod

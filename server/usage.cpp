@@ -1,0 +1,110 @@
+#include "server/usage.h"
+
+#include "metering/access_pattern.h"
+#include "protocol/responses.h"
+#include "server/throttler.h"
+
+namespace dynamod {
+namespace {
+
+std::string arn_of(const OperationContext& ctx, const Table& table) {
+  return table_arn(ArnContext{ctx.scope.region, ctx.scope.account_id}, table.schema.name);
+}
+
+std::int64_t now_ms(const OperationContext& ctx) { return static_cast<std::int64_t>(ctx.clock() * 1000); }
+
+}  // namespace
+
+std::optional<ApiError> admit_read(OperationContext& ctx, const Table& table, const std::string& index,
+                                   const AttributeValue* partition) {
+  if (!ctx.throttler.enabled()) return std::nullopt;
+  return ctx.throttler.admit_read(table, index, partition, arn_of(ctx, table));
+}
+
+std::optional<ApiError> admit_write(OperationContext& ctx, const Table& table, const AttributeValue* partition) {
+  if (!ctx.throttler.enabled()) return std::nullopt;
+  return ctx.throttler.admit_write(table, partition, arn_of(ctx, table));
+}
+
+namespace {
+
+// Per action: its table (null if unknown), the partition and whether it reads.
+template <class Admit>
+std::optional<ApiError> admit_actions(std::size_t count, Admit admit) {
+  std::vector<ops::CancellationReason> reasons(count);
+  bool throttled = false;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (std::optional<ApiError> e = admit(i)) {
+      reasons[i] = {std::string(Throttler::cancellation_code(*e)), e->message(), {}};
+      throttled = true;
+    }
+  }
+  if (!throttled) return std::nullopt;
+  return ops::transaction_cancelled(reasons);
+}
+
+}  // namespace
+
+std::optional<ApiError> admit_transaction(OperationContext& ctx, const ops::PreparedTransaction& transaction) {
+  if (!ctx.throttler.enabled()) return std::nullopt;
+  return admit_actions(transaction.actions.size(), [&](std::size_t i) -> std::optional<ApiError> {
+    const auto& action = transaction.actions[i];
+    if (action.validation_error) return std::nullopt;  // cancelled for that reason later
+    const ops::ItemLocation& at = action.write().location;
+    return admit_write(ctx, *at.table, &at.key.partition);
+  });
+}
+
+std::optional<ApiError> admit_transaction(OperationContext& ctx, const TransactGetItemsRequest& request) {
+  if (!ctx.throttler.enabled()) return std::nullopt;
+  return admit_actions(request.actions.size(), [&](std::size_t i) -> std::optional<ApiError> {
+    const TransactGetAction& action = request.actions[i];
+    TablePtr table = action.table_name ? find_table(ctx, *action.table_name) : nullptr;
+    if (!table || !action.key) return std::nullopt;
+    return admit_read(ctx, *table, {}, action.key->find(table->schema.key.partition.name));
+  });
+}
+
+void account(OperationContext& ctx, std::string_view operation, const Table* table, const ConsumedCapacity& consumed,
+             const AttributeValue* partition) {
+  ctx.ledger.record(ctx.scope.ns(), operation, consumed, now_ms(ctx));
+  if (table != nullptr) ctx.throttler.charge(*table, consumed, partition);
+}
+
+void account_pattern(OperationContext& ctx, const PatternUse& use, const ConsumedCapacity& consumed) {
+  ctx.ledger.record_pattern(ctx.scope.ns(), use, consumed);
+}
+
+namespace {
+
+PatternUse pattern_of(std::string_view operation, const Table& table, const AttributeValue* partition,
+                      const AttributeValue* sort) {
+  const KeyDef& key = table.schema.key;
+  PatternUse use;
+  use.operation = operation;
+  use.table = table.schema.name;
+  if (partition != nullptr) {
+    use.shape = metering::item_shape(operation, table.schema.name, key.partition.name, *partition,
+                                     key.sort ? std::string_view(key.sort->name) : std::string_view(), sort);
+  }
+  return use;
+}
+
+}  // namespace
+
+PatternUse item_pattern(std::string_view operation, const Table& table, const Item& key_or_item) {
+  const KeyDef& key = table.schema.key;
+  return pattern_of(operation, table, key_or_item.find(key.partition.name),
+                    key.sort ? key_or_item.find(key.sort->name) : nullptr);
+}
+
+PatternUse item_pattern(std::string_view operation, const Table& table, const PrimaryKey& key) {
+  return pattern_of(operation, table, &key.partition, key.sort_ptr());
+}
+
+TablePtr find_table(const OperationContext& ctx, const std::string& name_or_arn) {
+  std::optional<QualifiedName> name = ctx.scope.qualify(name_or_arn);
+  return name ? ctx.store.catalog().find(name->ns, name->name) : nullptr;
+}
+
+}  // namespace dynamod

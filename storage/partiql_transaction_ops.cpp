@@ -1,0 +1,134 @@
+#include "storage/partiql_transaction_ops.h"
+
+#include <set>
+
+#include "protocol/attribute_json.h"
+#include "protocol/expr/projection.h"
+#include "protocol/json_writer.h"
+#include "protocol/partiql/item_json.h"
+#include "protocol/partiql/parser.h"
+
+namespace dynamod::ops {
+namespace {
+
+using partiql::StatementKind;
+
+std::string prefix(std::size_t i) { return "Validation failed in TransactStatements[" + std::to_string(i) + "]: "; }
+
+// What a statement asks for, for ClientRequestToken replays: equal requests
+// have equal digests (and never equal a TransactWriteItems request's).
+std::string digest_of(const partiql::ExecuteTransactionRequest& request) {
+  JsonWriter out;
+  out.begin_array();
+  out.string("ExecuteTransaction");
+  for (const auto& s : request.statements) {
+    out.begin_array();
+    out.string(s.statement);
+    for (const auto& p : s.parameters) encode_attribute_value(out, p);
+    out.boolean(s.return_old_on_condition_failure);
+    out.end_array();
+  }
+  out.end_array();
+  return out.take();
+}
+
+TransactWriteAction::Kind action_kind(StatementKind kind) {
+  switch (kind) {
+    case StatementKind::Insert: return TransactWriteAction::Kind::Put;
+    case StatementKind::Update: return TransactWriteAction::Kind::Update;
+    case StatementKind::Exists: return TransactWriteAction::Kind::ConditionCheck;
+    default: return TransactWriteAction::Kind::Delete;
+  }
+}
+
+}  // namespace
+
+PreparedStatementTransaction prepare_statement_transaction(Store& store, const Scope& scope,
+                                                           const partiql::ExecuteTransactionRequest& request,
+                                                           std::int64_t now_ms) {
+  std::vector<partiql::Statement> parsed;
+  parsed.reserve(request.statements.size());
+  for (const auto& s : request.statements) parsed.push_back(partiql::parse(s.statement));
+  std::size_t reads = 0;
+  for (const auto& s : parsed) reads += s.kind() == StatementKind::Select;
+  if (reads != 0 && reads != parsed.size()) {
+    throw ApiError::validation(
+        "ExecuteTransaction API does not support both read and write operations in the same request.");
+  }
+
+  PreparedStatementTransaction t;
+  t.reads = reads != 0;
+  t.writes.return_consumed_capacity = request.return_consumed_capacity;
+  t.writes.now_ms = now_ms;
+  t.gets.return_consumed_capacity = request.return_consumed_capacity;
+  if (request.client_request_token && !t.reads) {
+    t.writes.token_key = std::string(scope.ns()) + '\0' + *request.client_request_token;
+    t.writes.digest = digest_of(request);
+  }
+  std::set<std::pair<std::uint32_t, std::string>> items;
+  for (std::size_t i = 0; i < parsed.size(); ++i) {
+    const partiql::Statement& s = parsed[i];
+    const partiql::StatementRequest& r = request.statements[i];
+    if (s.returning())
+      throw ApiError::validation(prefix(i) + "RETURNING clause is not supported in ExecuteTransaction.");
+    if (s.kind() == StatementKind::Select && s.table().index) {
+      throw ApiError::validation(prefix(i) + "Reads on indices are not supported within transactions.");
+    }
+    partiql::Inputs inputs{r.parameters, false, std::nullopt, std::nullopt, r.return_old_on_condition_failure};
+    std::optional<PreparedStatement> prepared;
+    try {
+      prepared = prepare_statement(store, scope, s, inputs);
+    } catch (const ApiError& e) {
+      if (e.code() != ErrorCode::ValidationException) throw;
+      throw ApiError::validation(prefix(i) + e.message());
+    }
+    if (t.reads) {
+      if (!prepared->read->key) {
+        throw ApiError::validation(
+            prefix(i) +
+            "Select statements within ExecuteTransaction must specify the primary key in the where clause.");
+      }
+      TransactGetAction get;
+      get.table_name = prepared->table->schema.name;
+      get.key = std::move(prepared->read->key);
+      t.gets.actions.push_back(std::move(get));
+      const ReadSpec& spec = prepared->read->spec;
+      t.select_lists.emplace_back(spec.projection.value_or(std::vector<expr::Path>{}), spec.projection_names);
+      continue;
+    }
+    const ItemLocation& at = prepared->write().location;
+    if (!items.insert({at.table->schema.id, at.stored_key}).second) {
+      throw ApiError::validation("Transaction request cannot include multiple operations on one item");
+    }
+    PreparedTransaction::Action action;
+    action.kind = action_kind(s.kind());
+    action.put = std::move(prepared->put);
+    action.update = std::move(prepared->update);
+    action.del = std::move(prepared->del);
+    t.writes.actions.push_back(std::move(action));
+  }
+  return t;
+}
+
+TransactGetResult run_transaction_reads(Store& store, const Scope& scope, const PreparedStatementTransaction& t) {
+  TransactGetResult result = transact_get(store, scope, t.gets);
+  for (std::size_t i = 0; i < result.items.size(); ++i) {
+    const auto& [paths, names] = t.select_lists[i];
+    std::optional<std::string>& item = result.items[i];
+    if (!item || names.empty()) continue;
+    // transact_get returns whole items; a select list names its paths as PartiQL does.
+    std::optional<Item> whole = partiql::parse_item_json(*item);
+    if (!whole) throw ApiError::internal("Internal server error");
+    Item selected = expr::project_named(*whole, paths, names);
+    if (selected.empty()) {
+      item.reset();
+      continue;
+    }
+    JsonWriter out;
+    encode_item(out, selected);
+    item = out.take();
+  }
+  return result;
+}
+
+}  // namespace dynamod::ops

@@ -1,0 +1,101 @@
+#include "storage/settings_ops.h"
+
+#include <algorithm>
+
+#include "protocol/table_requests.h"
+#include "storage/schema_codec.h"
+
+namespace dynamod::ops {
+namespace {
+
+// The table a tag operation's ResourceArn names. Errors as the service's:
+// a malformed ARN or one of an index, another account, a missing table.
+TablePtr tagged_table(const std::function<TablePtr(const QualifiedName&)>& find, const Scope& scope,
+                      const std::string& arn, bool long_not_found, const char* operation) {
+  auto malformed = [&] { return ApiError::validation("Invalid TableArn: Invalid ResourceArn provided as input " + arn); };
+  if (!looks_like_arn(arn)) throw malformed();
+  std::optional<TableArn> parsed = parse_table_arn(arn);
+  if (!parsed || parsed->name.size() < 3) throw malformed();
+  if (parsed->account != scope.account_id) {
+    throw ApiError(ErrorCode::AccessDeniedException,
+                   "User: arn:aws:iam::" + scope.account_id + ":root is not authorized to perform: dynamodb:" +
+                       operation + " on resource: " + arn);
+  }
+  std::optional<QualifiedName> name = scope.qualify(arn);
+  TablePtr table = name ? find(*name) : nullptr;
+  if (!table) {
+    // Sic: the service spells it "ResourcArn".
+    throw ApiError::resource_not_found(long_not_found ? "Requested resource not found: ResourcArn: " + arn + " not found"
+                                                      : "Requested resource not found");
+  }
+  return table;
+}
+
+void save(WriteContext& ctx, const Table& table, TableSchema schema) {
+  auto next = std::make_shared<Table>(Table{table.ns, std::move(schema), table.stats, table.index_stats});
+  ctx.txn().put(ctx.dbs().catalog, Store::catalog_key(next->ns, next->schema.name), encode_schema(next->schema));
+  ctx.stage_table(std::move(next));
+}
+
+TablePtr table_for_backups(const std::function<TablePtr(const QualifiedName&)>& find, const Scope& scope,
+                           const std::string& name) {
+  std::optional<QualifiedName> qualified = scope.qualify(name);
+  TablePtr table = qualified ? find(*qualified) : nullptr;
+  if (!table) throw ApiError(ErrorCode::TableNotFoundException, "Table not found: " + name);
+  return table;
+}
+
+}  // namespace
+
+void tag_resource(WriteContext& ctx, const Scope& scope, const TagResourceRequest& request) {
+  TablePtr table = tagged_table([&](const QualifiedName& n) { return ctx.find_table(n.ns, n.name); }, scope,
+                                *request.resource_arn, true, "TagResource");
+  TableSchema schema = table->schema;
+  for (const Tag& tag : *request.tags) {
+    auto it = std::find_if(schema.tags.begin(), schema.tags.end(), [&](const Tag& t) { return t.key == tag.key; });
+    if (it != schema.tags.end()) {
+      it->value = tag.value;
+    } else {
+      schema.tags.push_back(tag);
+    }
+  }
+  check_tag_count(schema.tags.size());
+  save(ctx, *table, std::move(schema));
+}
+
+void untag_resource(WriteContext& ctx, const Scope& scope, const UntagResourceRequest& request) {
+  TablePtr table = tagged_table([&](const QualifiedName& n) { return ctx.find_table(n.ns, n.name); }, scope,
+                                *request.resource_arn, false, "UntagResource");
+  TableSchema schema = table->schema;
+  std::erase_if(schema.tags, [&](const Tag& t) {
+    return std::find(request.tag_keys->begin(), request.tag_keys->end(), t.key) != request.tag_keys->end();
+  });
+  save(ctx, *table, std::move(schema));
+}
+
+std::vector<Tag> list_tags(Store& store, const Scope& scope, const ListTagsRequest& request) {
+  TablePtr table = tagged_table([&](const QualifiedName& n) { return store.catalog().find(n.ns, n.name); }, scope,
+                                *request.resource_arn, true, "ListTagsOfResource");
+  return table->schema.tags;
+}
+
+PointInTimeRecovery describe_continuous_backups(Store& store, const Scope& scope, const std::string& name) {
+  return table_for_backups([&](const QualifiedName& n) { return store.catalog().find(n.ns, n.name); }, scope, name)
+      ->schema.point_in_time_recovery;
+}
+
+PointInTimeRecovery update_continuous_backups(WriteContext& ctx, const Scope& scope,
+                                              const UpdateContinuousBackupsRequest& request, double now) {
+  TablePtr table = table_for_backups([&](const QualifiedName& n) { return ctx.find_table(n.ns, n.name); }, scope,
+                                     *request.table_name);
+  TableSchema schema = table->schema;
+  PointInTimeRecovery& pitr = schema.point_in_time_recovery;
+  if (*request.enabled && !pitr.enabled) pitr.enabled_at = now;
+  pitr.enabled = *request.enabled;
+  if (request.recovery_period_days) pitr.recovery_period_days = *request.recovery_period_days;
+  PointInTimeRecovery result = pitr;
+  save(ctx, *table, std::move(schema));
+  return result;
+}
+
+}  // namespace dynamod::ops

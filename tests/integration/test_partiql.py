@@ -1,0 +1,856 @@
+"""PartiQL: ExecuteStatement (SELECT / INSERT / UPDATE / DELETE), BatchExecuteStatement and
+ExecuteTransaction — statement forms, parameters, paging, per-statement errors, atomicity and
+idempotency tokens.
+
+Catalogue with sources: /work/notes/errors-partiql-tags-misc.md (part 1). Texts asserted exactly
+were pinned against the real service (paritysuite / nubo-db conformance suites) or agree between
+DynamoDB Local and a second source; where only the error type is established, only the type is
+checked.
+"""
+import random
+from types import SimpleNamespace
+
+import pytest
+from botocore.exceptions import ClientError
+
+import dynamo_helpers as h
+from batch_txn_helpers import TCE, expect_cancelled, reasons_of
+from dynamo_helpers import check_error, expect_error
+from partiql_helpers import (BATCH_SELECT_KEY, CCF_MSG, DUP_ITEM_MSG, NOT_WELL_FORMED, TXN_SELECT_KEY,
+                             WHERE_KEYS, get, q, run, select_all, uid)
+
+dev = pytest.mark.dynamodb_local_deviation
+S = lambda v: {"S": v}  # noqa: E731
+N = lambda v: {"N": v}  # noqa: E731
+INVALID = "One or more parameter values were invalid: "
+
+
+@pytest.fixture(scope="module")
+def t(module_tables):
+    """Four tables: h (pk S), r (pk S, sk N), n (pk N), idx (pk S, sk S, GSI gsi1 on gpk KEYS_ONLY,
+    LSI lsi1 on lsk N ALL)."""
+    idx = module_tables(
+        tag="pqi",
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+        AttributeDefinitions=[{"AttributeName": a, "AttributeType": ty}
+                              for a, ty in (("pk", "S"), ("sk", "S"), ("gpk", "S"), ("lsk", "N"))],
+        GlobalSecondaryIndexes=[{"IndexName": "gsi1",
+                                 "KeySchema": [{"AttributeName": "gpk", "KeyType": "HASH"}],
+                                 "Projection": {"ProjectionType": "KEYS_ONLY"}}],
+        LocalSecondaryIndexes=[{"IndexName": "lsi1",
+                                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                                              {"AttributeName": "lsk", "KeyType": "RANGE"}],
+                                "Projection": {"ProjectionType": "ALL"}}])
+    return SimpleNamespace(
+        h=module_tables("hash", tag="pqh"),
+        r=module_tables("range", tag="pqr"),
+        n=module_tables("hash", tag="pqn", AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "N"}]),
+        idx=idx)
+
+
+def fresh_number():
+    return str(random.randint(10 ** 8, 10 ** 9))
+
+
+def put(client, table, item):
+    client.put_item(TableName=table, Item=item)
+
+
+# ================================================================= INSERT
+
+
+# INSERT ... VALUE {...} writes one item; literals map to DynamoDB types; the answer is an empty Items list.
+def test_insert_literals(dynamodb, t):
+    k = uid("ins")
+    resp = run(dynamodb, "INSERT INTO %s VALUE {'pk': '%s', 's': 'it''s', 'n': 1.50, 'neg': -7, 'b': true, "
+                         "'z': null, 'l': [1, 'two', false], 'm': {'k': {'deep': 'x'}}, 'ss': <<'x', 'y'>>, "
+                         "'ns': <<1, 2>>}" % (q(t.h), k))
+    assert resp["Items"] == []
+    item = get(dynamodb, t.h, {"pk": S(k)})
+    assert item["s"] == S("it's")
+    assert item["n"] == N("1.5") and item["neg"] == N("-7")
+    assert item["b"] == {"BOOL": True} and item["z"] == {"NULL": True}
+    assert item["l"] == {"L": [N("1"), S("two"), {"BOOL": False}]}
+    assert item["m"] == {"M": {"k": {"M": {"deep": S("x")}}}}
+    assert sorted(item["ss"]["SS"]) == ["x", "y"] and sorted(item["ns"]["NS"]) == ["1", "2"]
+
+
+# `?` placeholders take AttributeValues from Parameters, in order, any type (B included).
+def test_insert_parameters(dynamodb, t):
+    k = uid("insp")
+    run(dynamodb, "INSERT INTO %s VALUE {'pk': ?, 'b': ?, 'm': ?}" % q(t.h),
+        Parameters=[S(k), {"B": b"\x00\x01"}, {"M": {"a": {"L": [N("1")]}}}])
+    item = get(dynamodb, t.h, {"pk": S(k)})
+    assert item["b"] == {"B": b"\x00\x01"} and item["m"] == {"M": {"a": {"L": [N("1")]}}}
+
+
+# INSERT is not an upsert: an existing key is DuplicateItemException and the item is unchanged.
+@dev("the error __type is 'DuplicateItem' instead of DuplicateItemException")
+def test_insert_duplicate_key(dynamodb, t):
+    k = uid("dup")
+    put(dynamodb, t.h, {"pk": S(k), "v": S("first")})
+    expect_error(lambda: run(dynamodb, "INSERT INTO %s VALUE {'pk': '%s', 'v': 'second'}" % (q(t.h), k)),
+                 "DuplicateItemException", DUP_ITEM_MSG)
+    assert get(dynamodb, t.h, {"pk": S(k)})["v"] == S("first")
+
+
+# An INSERT after the item was deleted succeeds again.
+def test_insert_after_delete(dynamodb, t):
+    k = uid("redo")
+    stmt = "INSERT INTO %s VALUE {'pk': '%s'}" % (q(t.h), k)
+    run(dynamodb, stmt)
+    run(dynamodb, "DELETE FROM %s WHERE pk = '%s'" % (q(t.h), k))
+    run(dynamodb, stmt)
+    assert get(dynamodb, t.h, {"pk": S(k)}) == {"pk": S(k)}
+
+
+# Item and key validation on INSERT (texts only established for the empty key, which shares
+# PutItem's wording; the others are checked by type).
+@pytest.mark.parametrize("value,message", [
+    ("{'a': 1}", None),                                  # key attribute missing
+    ("{'pk': 1}", None),                                 # key of the wrong type
+    ("'x'", None),                                       # not a struct
+    ("<<{'pk': 'b'}>>", None),                           # a bag of structs
+    ("{'pk': 'k', 's': <<>>}", None),                    # empty set literal
+    ("{'pk': 'k', 's': <<'a', 1>>}", None),              # mixed set
+    ("{'pk': 'k', 's': <<'a', 'a'>>}", None),            # duplicate set members
+    ("{'pk': ''}", "One or more parameter values are not valid. The AttributeValue for a key attribute "
+                   "cannot contain an empty string value. Key: pk"),
+], ids=["no-key", "key-type", "not-struct", "bag", "empty-set", "mixed-set", "dup-set", "empty-key"])
+def test_insert_invalid_items(dynamodb, t, value, message):
+    expect_error(lambda: run(dynamodb, "INSERT INTO %s VALUE %s" % (q(t.h), value)), "ValidationException", message)
+
+
+# ================================================================= SELECT
+
+
+# SELECT * with the full key returns the item (GetItem semantics); a missing key returns Items [].
+def test_select_by_key(dynamodb, t):
+    k = uid("sel")
+    item = {"pk": S(k), "a": N("1"), "m": {"M": {"c": S("x")}}}
+    put(dynamodb, t.h, item)
+    assert run(dynamodb, "SELECT * FROM %s WHERE pk = '%s'" % (q(t.h), k))["Items"] == [item]
+    assert run(dynamodb, "SELECT * FROM %s WHERE pk = ?" % q(t.h), Parameters=[S(k)])["Items"] == [item]
+    assert run(dynamodb, "SELECT * FROM %s WHERE pk = '%s'" % (q(t.h), uid("none")))["Items"] == []
+
+
+# A projection names attributes or document paths; a nested path comes back under its last
+# component ("c"), a list element under its written form ("l[1]"); absent paths are left out.
+def test_select_projection(dynamodb, t):
+    k = uid("proj")
+    put(dynamodb, t.h, {"pk": S(k), "x": N("1"), "m": {"M": {"c": S("cc")}}, "l": {"L": [S("l0"), S("l1")]},
+                        "other": S("o")})
+    items = run(dynamodb, "SELECT x, m.c, l[1], nope FROM %s WHERE pk = '%s'" % (q(t.h), k))["Items"]
+    assert items == [{"x": N("1"), "c": S("cc"), "l[1]": S("l1")}]
+    items = run(dynamodb, 'SELECT "x", "m" FROM %s WHERE pk = \'%s\'' % (q(t.h), k))["Items"]
+    assert items == [{"x": N("1"), "m": {"M": {"c": S("cc")}}}]
+
+
+# Keywords are case-insensitive, the table name may be unquoted, comments are whitespace.
+def test_select_lexical_forms(dynamodb, t):
+    k = uid("lex")
+    put(dynamodb, t.h, {"pk": S(k)})
+    for stmt in ("select pk from %s where pk = '%s'" % (q(t.h), k),
+                 "SELECT pk FROM %s WHERE pk = '%s'" % (t.h, k),
+                 "-- a note\nSELECT pk FROM %s /* c */ WHERE pk = '%s' -- end" % (q(t.h), k)):
+        assert run(dynamodb, stmt)["Items"] == [{"pk": S(k)}], stmt
+
+
+# Number literals: exponents, upper-case E, no leading digit all denote the stored number.
+def test_select_number_literals(dynamodb, t):
+    put(dynamodb, t.n, {"pk": N("7310000")})
+    put(dynamodb, t.n, {"pk": N("7.3")})
+    for lit in ("7.31e6", "7.31E6", "731e4", "73100000e-1"):
+        assert run(dynamodb, "SELECT pk FROM %s WHERE pk = %s" % (q(t.n), lit))["Items"] == [{"pk": N("7310000")}], lit
+    assert run(dynamodb, "SELECT pk FROM %s WHERE pk = .73e1" % q(t.n))["Items"] == [{"pk": N("7.3")}]
+
+
+# pk equality on a range table is a Query: items in sort-key order; sort-key conditions narrow it.
+def test_select_query_semantics(dynamodb, t):
+    k = uid("qry")
+    for i in (3, 0, 4, 1, 2):
+        put(dynamodb, t.r, {"pk": S(k), "sk": N(str(i))})
+    sks = lambda stmt: [it["sk"]["N"] for it in run(dynamodb, stmt)["Items"]]  # noqa: E731
+    base = "SELECT sk FROM %s WHERE pk = '%s'" % (q(t.r), k)
+    assert sks(base) == ["0", "1", "2", "3", "4"]
+    assert sks(base + " AND sk > 2") == ["3", "4"]
+    assert sks(base + " AND sk BETWEEN 1 AND 3") == ["1", "2", "3"]
+    assert sks(base + " ORDER BY sk ASC") == ["0", "1", "2", "3", "4"]
+
+
+# ORDER BY the sort key DESC reverses the order (ScanIndexForward=false).
+@dev("ORDER BY ... DESC answers 500 InternalFailure")
+def test_select_order_by_desc(dynamodb, t):
+    k = uid("desc")
+    for i in range(3):
+        put(dynamodb, t.r, {"pk": S(k), "sk": N(str(i))})
+    items = run(dynamodb, "SELECT sk FROM %s WHERE pk = '%s' ORDER BY sk DESC" % (q(t.r), k))["Items"]
+    assert [it["sk"]["N"] for it in items] == ["2", "1", "0"]
+
+
+# ORDER BY needs a WHERE clause and may only name key attributes (texts: DynamoDB Local; type only).
+@pytest.mark.parametrize("tail", ["ORDER BY sk", "WHERE pk = 'x' ORDER BY v"], ids=["no-where", "non-key"])
+def test_select_order_by_invalid(dynamodb, t, tail):
+    expect_error(lambda: run(dynamodb, "SELECT * FROM %s %s" % (q(t.r), tail)), "ValidationException")
+
+
+# Without key equality a SELECT is a Scan with the WHERE clause as a filter.
+def test_select_scan_with_filter(dynamodb, t):
+    marker = uid("mark")
+    keys = [uid("scan") for _ in range(3)]
+    put(dynamodb, t.h, {"pk": S(keys[0]), "mark": S(marker)})
+    put(dynamodb, t.h, {"pk": S(keys[1]), "mark": S(marker)})
+    put(dynamodb, t.h, {"pk": S(keys[2]), "mark": S("other")})
+    items, _ = select_all(dynamodb, "SELECT pk FROM %s WHERE mark = ?" % q(t.h), Parameters=[S(marker)],
+                          ConsistentRead=True)
+    assert sorted(it["pk"]["S"] for it in items) == sorted(keys[:2])
+    items, _ = select_all(dynamodb, "SELECT pk FROM %s WHERE pk IN [?, ?]" % q(t.h),
+                          Parameters=[S(keys[0]), S(keys[2])])
+    assert sorted(it["pk"]["S"] for it in items) == sorted([keys[0], keys[2]])
+
+
+# Condition functions and IS predicates in WHERE (function names are case-insensitive).
+@pytest.mark.parametrize("cond,match", [
+    ("attribute_exists(ss)", True), ("attribute_exists(nope)", False), ("attribute_not_exists(nope)", True),
+    ("NOT attribute_exists(nope)", True), ("ATTRIBUTE_EXISTS(ss)", True), ("attribute_exists(m.sub)", True),
+    ("begins_with(s, 'st')", True), ("contains(ss, 'b')", True), ("contains(ss, 'z')", False),
+    ("size(s) = 3", True), ("size(s) = 4", False), ("attribute_type(ss, 'SS')", True),
+    ("attribute_type(ss, 'S')", False), ("nope IS MISSING", True), ("s IS NOT MISSING", True),
+    ("nul IS NULL", True), ("s IS NULL", False), ("(attribute_exists(nope) OR attribute_exists(ss))", True),
+    ("ss = <<'c', 'a', 'b'>>", True), ("l = [2, 1]", False),
+])
+def test_select_where_functions(dynamodb, t, cond, match):
+    k = "fn-item"
+    put(dynamodb, t.h, {"pk": S(k), "ss": {"SS": ["a", "b", "c"]}, "s": S("str"), "m": {"M": {"sub": S("x")}},
+                        "nul": {"NULL": True}, "l": {"L": [N("1"), N("2")]}})
+    items = run(dynamodb, "SELECT pk FROM %s WHERE pk = '%s' AND %s" % (q(t.h), k, cond))["Items"]
+    assert items == ([{"pk": S(k)}] if match else [])
+
+
+# Function misuse (texts pinned against the service; DynamoDB Local agrees).
+@pytest.mark.parametrize("cond,params,message", [
+    ("attribute_exists('ss')", None,
+     "Operator or function requires a document path; operator or function: attribute_exists"),
+    ("attribute_exists()", None,
+     "Incorrect number of operands for operator or function; operator or function: attribute_exists, number of operands: 0"),
+    ("x < ?", [{"BOOL": True}],
+     "Incorrect operand type for operator or function; operator or function: <, operand type: BOOL"),
+    ("x BETWEEN ? AND ?", [{"BOOL": True}, {"BOOL": False}],
+     "Incorrect operand type for operator or function; operator or function: BETWEEN, operand type: BOOL"),
+], ids=["exists-literal", "exists-no-args", "lt-bool", "between-bool"])
+def test_select_function_errors(dynamodb, t, cond, params, message):
+    stmt = "SELECT * FROM %s WHERE pk = 'x' AND %s" % (q(t.h), cond)
+    kw = {"Parameters": params} if params else {}
+    expect_error(lambda: run(dynamodb, stmt, **kw), "ValidationException", message)
+
+
+# EXISTS is not a WHERE function; the message carries the token's position line:column:length.
+@dev("no ' at 1:N:L' position suffix")
+def test_select_exists_is_not_a_function(dynamodb, t):
+    stmt = "SELECT * FROM %s WHERE pk = 'x' AND EXISTS(ss)" % q(t.h)
+    col = stmt.index("EXISTS") + 1
+    expect_error(lambda: run(dynamodb, stmt), "ValidationException", "Unrecognized function: exists at 1:%d:6" % col)
+
+
+# OR branches whose sort-key conditions overlap are refused (a negated or <> branch is not).
+@dev("runs the statement and returns the union")
+def test_select_overlapping_or_branches(dynamodb, t):
+    expect_error(lambda: run(dynamodb, "SELECT * FROM %s WHERE pk = 'q' AND sk > 1 OR pk = 'q' AND sk > 2" % q(t.r)),
+                 "ValidationException", "Overlapping conditions with range keys are not supported in where clause")
+
+
+# Limit counts the items evaluated; NextToken continues. Paging a Query and a Scan yields every item once.
+def test_select_limit_and_next_token(dynamodb, t):
+    k = uid("page")
+    for i in range(5):
+        put(dynamodb, t.r, {"pk": S(k), "sk": N(str(i)), "odd": {"BOOL": i % 2 == 1}})
+    stmt = "SELECT sk FROM %s WHERE pk = '%s'" % (q(t.r), k)
+    first = run(dynamodb, stmt, Limit=2)
+    assert [it["sk"]["N"] for it in first["Items"]] == ["0", "1"]
+    assert first.get("NextToken")
+    items, pages = select_all(dynamodb, stmt, Limit=2)
+    assert [it["sk"]["N"] for it in items] == ["0", "1", "2", "3", "4"]
+    assert pages >= 3
+    # A filter does not change what Limit counts: 2 items read, only the odd one returned.
+    filtered = run(dynamodb, stmt + " AND odd = true", Limit=2)
+    assert [it["sk"]["N"] for it in filtered["Items"]] == ["1"]
+    assert filtered.get("NextToken")
+
+
+# Limit must be >= 1 (Coral constraint, same as Query/Scan).
+def test_select_limit_zero(unchecked, t):
+    expect_error(lambda: unchecked.execute_statement(Statement="SELECT * FROM %s" % q(t.h), Limit=0),
+                 "ValidationException",
+                 h.coral_either("limit", "Limit", "0", "Member must have value greater than or equal to 1"))
+
+
+# A NextToken that was not issued by the service is rejected.
+def test_select_bad_next_token(dynamodb, t):
+    expect_error(lambda: run(dynamodb, "SELECT * FROM %s" % q(t.h), NextToken="garbage"), "ValidationException")
+
+
+# ExecuteStatement reports ConsumedCapacity when asked (a 1-item strongly consistent read = 1 RCU).
+@dev("ExecuteStatement never returns ConsumedCapacity")
+def test_select_consumed_capacity(dynamodb, t):
+    k = uid("cc")
+    put(dynamodb, t.h, {"pk": S(k)})
+    resp = run(dynamodb, "SELECT * FROM %s WHERE pk = '%s'" % (q(t.h), k), ConsistentRead=True,
+               ReturnConsumedCapacity="TOTAL")
+    assert resp["ConsumedCapacity"]["TableName"] == t.h
+    assert resp["ConsumedCapacity"]["CapacityUnits"] == 1.0
+
+
+# ----------------------------------------------------------------- index-qualified SELECT
+
+
+# "table"."index" reads an index: a GSI by its key, an LSI (also strongly consistent).
+def test_select_on_indexes(dynamodb, t):
+    k, g = uid("ix"), uid("g")
+    put(dynamodb, t.idx, {"pk": S(k), "sk": S("s1"), "gpk": S(g), "lsk": N("5"), "data": S("d")})
+    h.wait_for_count(lambda: len(run(dynamodb, 'SELECT * FROM %s."gsi1" WHERE gpk = \'%s\'' % (q(t.idx), g))["Items"]), 1)
+    items = run(dynamodb, 'SELECT * FROM %s."gsi1" WHERE gpk = \'%s\'' % (q(t.idx), g))["Items"]
+    assert items == [{"pk": S(k), "sk": S("s1"), "gpk": S(g)}]          # KEYS_ONLY projection
+    items = run(dynamodb, 'SELECT data FROM %s."lsi1" WHERE pk = \'%s\' AND lsk = 5' % (q(t.idx), k),
+                ConsistentRead=True)["Items"]
+    assert items == [{"data": S("d")}]
+
+
+# Selecting attributes a GSI does not project is an error listing them in statement order.
+@pytest.mark.parametrize("cols", [
+    "aaa, bbb",
+    pytest.param("zzz, yyy", marks=dev("lists the attributes sorted, not in statement order")),
+], ids=["sorted", "statement-order"])
+def test_select_gsi_unprojected(dynamodb, t, cols):
+    expect_error(lambda: run(dynamodb, 'SELECT %s FROM %s."gsi1" WHERE gpk = \'x\'' % (cols, q(t.idx))),
+                 "ValidationException", INVALID + "Global secondary index gsi1 does not project [%s]" % cols)
+
+
+@dev("'Consistent reads are not supported on global secondary indexes' (Query's wording)")
+def test_select_gsi_consistent_read(dynamodb, t):
+    expect_error(lambda: run(dynamodb, 'SELECT * FROM %s."gsi1" WHERE gpk = \'x\'' % q(t.idx), ConsistentRead=True),
+                 "ValidationException", "Strongly consistent read is not supported on Global Secondary Indexes")
+
+
+@dev("appends ': <index name>' to the message")
+@pytest.mark.parametrize("index", ["nosuchindex", "TABLE"])
+def test_select_unknown_index(dynamodb, t, index):
+    index = t.idx if index == "TABLE" else index
+    expect_error(lambda: run(dynamodb, 'SELECT * FROM %s."%s" WHERE pk = \'p\'' % (q(t.idx), index)),
+                 "ValidationException", "The table does not have the specified index")
+
+
+# FROM-clause shapes (texts pinned against the service; DynamoDB Local agrees).
+@pytest.mark.parametrize("frm,message", [
+    ('TBL."gsi1"."extra"', "A path may contain at most 2 components in the FROM clause"),
+    ('TBL.""', "Path component cannot be an empty string"),
+    ('""', "Path component cannot be an empty string"),
+    ("TBL t", "Aliasing is not supported"),
+    ("TBL AS t", "Aliasing is not supported"),
+], ids=["three-components", "empty-index", "empty-table", "alias", "as-alias"])
+def test_select_from_clause_errors(dynamodb, t, frm, message):
+    frm = frm.replace("TBL", q(t.idx))
+    expect_error(lambda: run(dynamodb, "SELECT * FROM %s WHERE pk = 'p'" % frm), "ValidationException", message)
+
+
+# ================================================================= errors common to all statements
+
+
+@dev("'Cannot do operations on a non-existent table'")
+@pytest.mark.parametrize("stmt", ["SELECT * FROM %s WHERE pk = 'a'", "INSERT INTO %s VALUE {'pk': 'a'}",
+                                  "UPDATE %s SET a = 1 WHERE pk = 'a'", "DELETE FROM %s WHERE pk = 'a'"],
+                         ids=["select", "insert", "update", "delete"])
+def test_missing_table(dynamodb, stmt):
+    expect_error(lambda: run(dynamodb, stmt % q(h.unique_name("missing"))), "ResourceNotFoundException",
+                 regex=r"Requested resource not found.*")
+
+
+# Unparsable statements: the envelope "Statement wasn't well formed, can't be processed: " + detail.
+@pytest.mark.parametrize("stmt", [
+    "SELECTT * FROMM TBL", "SELECT *", "SELECT * FROM TBL WHERE", "SELECT * FROM \"unterminated",
+    "SELECT * FROM TBL WHERE pk = 'a", "UPSERT INTO TBL VALUE {'pk': 'x'}",
+    "INSERT INTO TBL VALUES {'pk': 'x'}", "SELECT * FROM TBL WHERE pk = 'a'; SELECT * FROM TBL",
+    "", "SELECT * FROM TBL WHERE pk = 'a' # comment",
+], ids=["typo", "no-from", "dangling-where", "unterminated-name", "unterminated-string", "upsert",
+        "values", "two-statements", "empty", "hash-comment"])
+def test_malformed_statement_envelope(unchecked, t, stmt):
+    exc = expect_error(lambda: run(unchecked, stmt.replace("TBL", q(t.h))), "ValidationException")
+    assert h.error_of(exc)[1].startswith(NOT_WELL_FORMED)
+
+
+# The detail after the envelope is the parser's (pinned against the service).
+@dev("the envelope is followed by the statement text instead of the parser's detail")
+@pytest.mark.parametrize("stmt,detail", [
+    ("SLECT * FROM TBL WHERE pk = 'a'", "Expected data manipulation"),
+    ("SELECT * FROM TBL WHERE pk = 'a' foo", "Unexpected token after expression"),
+    ("SELECT * FROM TBL WHERE pk = 'a')", "Unexpected token after expression"),
+    ("DELETE FROM TBL WHERE pk = 'a' ORDER BY pk", "Unexpected token after expression"),
+    ("INSERT INTO TBL t VALUE {'pk': 'a'}", "Unexpected token after expression"),
+    ("SELECT * FROM TBL WHERE pk = 'a' # note", ""),
+    ("SELECT * FROM TBL WHERE pk = 'a' /* note", ""),
+], ids=["typo", "leftover", "paren", "delete-order-by", "insert-alias", "hash-comment", "open-comment"])
+def test_malformed_statement_detail(dynamodb, t, stmt, detail):
+    expect_error(lambda: run(dynamodb, stmt.replace("TBL", q(t.h))), "ValidationException", NOT_WELL_FORMED + detail)
+
+
+# Statements DynamoDB does not run (DDL, COUNT, joins, SELECT VALUE): ValidationException.
+@pytest.mark.parametrize("stmt", ["CREATE TABLE foo", "DROP TABLE TBL", "SELECT COUNT(*) FROM TBL",
+                                  "SELECT * FROM TBL, TBL", "SELECT VALUE pk FROM TBL WHERE pk = 'a'"],
+                         ids=["create", "drop", "count", "join", "select-value"])
+def test_unsupported_statements(dynamodb, t, stmt):
+    expect_error(lambda: run(dynamodb, stmt.replace("TBL", q(t.h))), "ValidationException")
+
+
+# Fewer Parameters than placeholders is a ValidationException.
+def test_parameter_count_mismatch(dynamodb, t):
+    expect_error(lambda: run(dynamodb, "SELECT * FROM %s WHERE pk = ? AND a = ?" % q(t.h), Parameters=[S("x")]),
+                 "ValidationException")
+    expect_error(lambda: run(dynamodb, "SELECT * FROM %s WHERE pk = ?" % q(t.h)), "ValidationException")
+
+
+# Parameters are validated like any AttributeValue.
+def test_parameter_invalid_attribute_value(unchecked, t):
+    expect_error(lambda: unchecked.execute_statement(Statement="SELECT * FROM %s WHERE pk = ?" % q(t.h),
+                                                     Parameters=[{}]),
+                 "ValidationException", h.either_envelope(
+                     "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"))
+
+
+# Number rules apply to literals and parameters; literal errors name the path inside the value.
+@dev("DynamoDB Local's own number texts, without ' under root...'")
+@pytest.mark.parametrize("stmt,params,message", [
+    ("SELECT * FROM NUM WHERE pk = 1e126", None,
+     "Number overflow. Attempting to store a number with magnitude larger than supported range under root"),
+    ("SELECT * FROM NUM WHERE pk = 123456789012345678901234567890123456789", None,
+     "Attempting to store more than 38 significant digits in a Number under root"),
+    ("INSERT INTO NUM VALUE {'pk': 970007, 'l': [1, 1e126]}", None,
+     "Number overflow. Attempting to store a number with magnitude larger than supported range under root[1]"),
+    ("SELECT * FROM NUM WHERE pk = ?", [{"N": "abc"}], "The parameter cannot be converted to a numeric value: abc"),
+], ids=["overflow", "digits", "in-list", "param"])
+def test_number_errors(dynamodb, t, stmt, params, message):
+    kw = {"Parameters": params} if params else {}
+    expect_error(lambda: run(dynamodb, stmt.replace("NUM", q(t.n)), **kw), "ValidationException", message)
+
+
+# Statement length is limited to 8192 characters.
+def test_statement_length_limit(dynamodb, unchecked, t):
+    base = "SELECT * FROM %s WHERE pk = ''" % q(t.h)
+    ok = base[:-1] + "a" * (8192 - len(base)) + "'"
+    assert len(ok) == 8192
+    assert run(dynamodb, ok)["Items"] == []
+    too_long = base[:-1] + "a" * (8193 - len(base)) + "'"
+    expect_error(lambda: run(unchecked, too_long), "ValidationException")
+
+
+# ================================================================= UPDATE
+
+
+# SET (values, nested paths, list elements, arithmetic, list_append, set_add/set_delete) and REMOVE.
+def test_update_actions(dynamodb, t):
+    k = uid("upd")
+    put(dynamodb, t.h, {"pk": S(k), "a": N("1"), "b": S("bee"), "m": {"M": {"c": S("x")}},
+                        "l": {"L": [N("1")]}, "ss": {"SS": ["a"]}})
+    resp = run(dynamodb, "UPDATE %s SET a = a + 5, m.c = 'y', n = 'new', l[0] = 9 WHERE pk = '%s'" % (q(t.h), k))
+    assert resp["Items"] == []
+    run(dynamodb, "UPDATE %s SET l = list_append(l, [2]) SET ss = set_add(ss, <<'b'>>) REMOVE b WHERE pk = '%s'"
+        % (q(t.h), k))
+    run(dynamodb, "UPDATE %s SET ss = set_delete(ss, <<'a'>>) WHERE pk = ?" % q(t.h), Parameters=[S(k)])
+    assert get(dynamodb, t.h, {"pk": S(k)}) == {
+        "pk": S(k), "a": N("6"), "m": {"M": {"c": S("y")}}, "n": S("new"), "l": {"L": [N("9"), N("2")]},
+        "ss": {"SS": ["b"]}}
+
+
+# UPDATE of a key with no item fails its implicit existence check and creates nothing.
+def test_update_missing_item(dynamodb, t):
+    k = uid("ghost")
+    expect_error(lambda: run(dynamodb, "UPDATE %s SET a = 1 WHERE pk = '%s'" % (q(t.h), k)),
+                 "ConditionalCheckFailedException", CCF_MSG)
+    assert get(dynamodb, t.h, {"pk": S(k)}) is None
+
+
+# Further WHERE conditions are the write's condition; ReturnValuesOnConditionCheckFailure=ALL_OLD
+# returns the item in the error.
+def test_update_condition(dynamodb, t):
+    k = uid("cond")
+    put(dynamodb, t.h, {"pk": S(k), "a": N("7")})
+    run(dynamodb, "UPDATE %s SET c = 1 WHERE pk = '%s' AND a = 7" % (q(t.h), k))
+    stmt = "UPDATE %s SET c = 2 WHERE pk = '%s' AND a = 99" % (q(t.h), k)
+    exc = expect_error(lambda: run(dynamodb, stmt), "ConditionalCheckFailedException", CCF_MSG)
+    assert "Item" not in exc.response
+    exc = expect_error(lambda: run(dynamodb, stmt, ReturnValuesOnConditionCheckFailure="ALL_OLD"),
+                       "ConditionalCheckFailedException", CCF_MSG)
+    assert exc.response["Item"] == {"pk": S(k), "a": N("7"), "c": N("1")}
+    expect_error(lambda: run(dynamodb, "UPDATE %s SET d = 1 WHERE pk = '%s' AND attribute_not_exists(c)" % (q(t.h), k)),
+                 "ConditionalCheckFailedException", CCF_MSG)
+    assert get(dynamodb, t.h, {"pk": S(k)}) == {"pk": S(k), "a": N("7"), "c": N("1")}
+
+
+# RETURNING ALL OLD / MODIFIED OLD / MODIFIED NEW / ALL NEW *; an empty MODIFIED projection is Items [].
+def test_update_returning(dynamodb, t):
+    k = uid("ret")
+    put(dynamodb, t.h, {"pk": S(k), "d": S("old"), "keep": S("same")})
+    stmt = "UPDATE %s SET d = '%%s' WHERE pk = '%s' RETURNING %%s *" % (q(t.h), k)
+    assert run(dynamodb, stmt % ("v1", "ALL OLD"))["Items"] == [{"pk": S(k), "d": S("old"), "keep": S("same")}]
+    assert run(dynamodb, stmt % ("v2", "MODIFIED OLD"))["Items"] == [{"d": S("v1")}]
+    assert run(dynamodb, stmt % ("v3", "MODIFIED NEW"))["Items"] == [{"d": S("v3")}]
+    assert run(dynamodb, stmt % ("v4", "ALL NEW"))["Items"] == [{"pk": S(k), "d": S("v4"), "keep": S("same")}]
+    assert run(dynamodb, "UPDATE %s REMOVE d WHERE pk = '%s' RETURNING MODIFIED NEW *" % (q(t.h), k))["Items"] == []
+
+
+# UPDATE and DELETE need an equality on every key attribute, nothing else (no OR, IN, ranges).
+@pytest.mark.parametrize("stmt", [
+    "UPDATE H SET c = 2", "UPDATE H SET c = 2 WHERE a = 7", "UPDATE H SET c = 2 WHERE pk > 'a'",
+    "UPDATE H SET c = 2 WHERE pk IN ['a']", "UPDATE H SET c = 2 WHERE pk = 'a' OR pk = 'b'",
+    "UPDATE R SET c = 2 WHERE pk = 'p'", "UPDATE R SET c = 2 WHERE pk = 'p' AND sk > 1",
+    "DELETE FROM H", "DELETE FROM H WHERE a = 1", "DELETE FROM R WHERE pk = 'p'",
+], ids=["upd-no-where", "upd-non-key", "upd-range", "upd-in", "upd-or", "upd-partial", "upd-sk-range",
+        "del-no-where", "del-non-key", "del-partial"])
+def test_write_needs_full_key(dynamodb, t, stmt):
+    stmt = stmt.replace(" H", " " + q(t.h)).replace(" R", " " + q(t.r))
+    expect_error(lambda: run(dynamodb, stmt), "ValidationException", WHERE_KEYS)
+
+
+# Key attributes cannot be SET (UpdateItem's wording).
+@pytest.mark.parametrize("which", ["pk", "sk"])
+def test_update_key_attribute(dynamodb, t, which):
+    k = uid("key")
+    put(dynamodb, t.h, {"pk": S(k)})
+    put(dynamodb, t.r, {"pk": S(k), "sk": N("1")})
+    stmt = ("UPDATE %s SET pk = 'zz' WHERE pk = '%s'" % (q(t.h), k) if which == "pk"
+            else "UPDATE %s SET sk = 9 WHERE pk = '%s' AND sk = 1" % (q(t.r), k))
+    expect_error(lambda: run(dynamodb, stmt), "ValidationException",
+                 INVALID + "Cannot update attribute %s. This attribute is part of the key" % which)
+
+
+# Overlapping paths in one UPDATE (UpdateExpression's wording).
+def test_update_overlapping_paths(dynamodb, t):
+    expect_error(lambda: run(dynamodb, "UPDATE %s SET m = 1 REMOVE m.c WHERE pk = 'a'" % q(t.h)), "ValidationException",
+                 h.either_envelope("Two document paths overlap with each other; must remove or rewrite one of these "
+                                   "paths; path one: [m, c], path two: [m]"))
+
+
+# set_add / set_delete misuse (texts pinned against the service; DynamoDB Local agrees).
+@pytest.mark.parametrize("assignment,message", [
+    ("ss = set_add(ss)", "SET_ADD must have exactly two arguments at 1:{col}:7"),
+    ("ss = set_add(ss, <<1>>)", "An operand in the update expression has an incorrect data type"),
+    ("s = set_add(s, <<'x'>>)", "An operand in the update expression has an incorrect data type"),
+    ("ss = set_delete(ss, <<1>>)", "An operand in the update expression has an incorrect data type"),
+], ids=["one-arg", "number-into-ss", "not-a-set", "delete-number"])
+def test_update_set_function_errors(dynamodb, t, assignment, message):
+    k = uid("setfn")
+    put(dynamodb, t.h, {"pk": S(k), "ss": {"SS": ["a", "b"]}, "s": S("str")})
+    stmt = "UPDATE %s SET %s WHERE pk = '%s'" % (q(t.h), assignment, k)
+    message = message.format(col=stmt.find("set_add") + 1)
+    expect_error(lambda: run(dynamodb, stmt), "ValidationException", message)
+    assert get(dynamodb, t.h, {"pk": S(k)})["ss"] == {"SS": ["a", "b"]}
+
+
+# Writes cannot target an index.
+@pytest.mark.parametrize("stmt", ['UPDATE IDX."gsi1" SET d = 4 WHERE pk = \'a\' AND sk = \'b\'',
+                                  'DELETE FROM IDX."gsi1" WHERE pk = \'a\' AND sk = \'b\''], ids=["update", "delete"])
+def test_write_on_index(dynamodb, t, stmt):
+    expect_error(lambda: run(dynamodb, stmt.replace("IDX", q(t.idx))), "ValidationException",
+                 "This operation is not supported on an index")
+
+
+def test_insert_on_index(dynamodb, t):
+    expect_error(lambda: run(dynamodb, 'INSERT INTO %s."gsi1" VALUE {\'pk\': \'a\', \'sk\': \'b\'}' % q(t.idx)),
+                 "ValidationException")
+
+
+# FROM-first UPDATE: FROM "t" WHERE <key> SET/REMOVE ...; a missing item fails its condition.
+def test_update_from_first_form(dynamodb, t):
+    k = uid("ff")
+    put(dynamodb, t.h, {"pk": S(k), "a": N("1"), "b": S("bee")})
+    run(dynamodb, "FROM %s WHERE pk = ? SET c = ? REMOVE b" % q(t.h), Parameters=[S(k), N("7")])
+    assert get(dynamodb, t.h, {"pk": S(k)}) == {"pk": S(k), "a": N("1"), "c": N("7")}
+    expect_error(lambda: run(dynamodb, "FROM %s WHERE pk = '%s' SET c = 1" % (q(t.h), uid("ffz"))),
+                 "ConditionalCheckFailedException", CCF_MSG)
+
+
+# ================================================================= DELETE
+
+
+# DELETE answers Items [] whether or not an item was found; RETURNING ALL OLD * returns the old item.
+def test_delete(dynamodb, t):
+    k = uid("del")
+    put(dynamodb, t.h, {"pk": S(k), "a": N("1")})
+    assert run(dynamodb, "DELETE FROM %s WHERE pk = '%s'" % (q(t.h), k))["Items"] == []
+    assert get(dynamodb, t.h, {"pk": S(k)}) is None
+    assert run(dynamodb, "DELETE FROM %s WHERE pk = '%s'" % (q(t.h), k))["Items"] == []
+    put(dynamodb, t.h, {"pk": S(k), "a": N("2")})
+    assert run(dynamodb, "DELETE FROM %s WHERE pk = '%s' RETURNING ALL OLD *" % (q(t.h), k))["Items"] == \
+        [{"pk": S(k), "a": N("2")}]
+    assert run(dynamodb, "DELETE FROM %s WHERE pk = '%s' RETURNING ALL OLD *" % (q(t.h), k))["Items"] == []
+
+
+# A false condition keeps the item; a condition on a key without an item is a no-op.
+def test_delete_condition(dynamodb, t):
+    k = uid("delc")
+    put(dynamodb, t.h, {"pk": S(k), "a": N("1")})
+    exc = expect_error(lambda: run(dynamodb, "DELETE FROM %s WHERE pk = '%s' AND a = 2" % (q(t.h), k),
+                                   ReturnValuesOnConditionCheckFailure="ALL_OLD"),
+                       "ConditionalCheckFailedException", CCF_MSG)
+    assert exc.response["Item"] == {"pk": S(k), "a": N("1")}
+    assert get(dynamodb, t.h, {"pk": S(k)}) is not None
+    assert run(dynamodb, "DELETE FROM %s WHERE pk = '%s' AND a = 2" % (q(t.h), uid("none")))["Items"] == []
+
+
+# DELETE only takes RETURNING ALL OLD *.
+@pytest.mark.parametrize("ret", ["MODIFIED OLD", "ALL NEW", "MODIFIED NEW"])
+def test_delete_invalid_returning(dynamodb, t, ret):
+    expect_error(lambda: run(dynamodb, "DELETE FROM %s WHERE pk = 'x' RETURNING %s *" % (q(t.h), ret)),
+                 "ValidationException",
+                 "Invalid returning clause: RETURNING %s *. Only RETURNING ALL OLD * is allowed in DELETE statements." % ret)
+
+
+# ================================================================= BatchExecuteStatement
+
+
+def bes(client, statements, **kw):
+    return client.batch_execute_statement(
+        Statements=[s if isinstance(s, dict) else {"Statement": s} for s in statements], **kw)["Responses"]
+
+
+# Reads: one response per statement in order, TableName echoed, Item only when found.
+def test_batch_reads(dynamodb, t):
+    k1, k2 = uid("br"), uid("br")
+    put(dynamodb, t.h, {"pk": S(k1), "a": N("1")})
+    put(dynamodb, t.h, {"pk": S(k2), "a": N("2")})
+    resp = bes(dynamodb, ["SELECT * FROM %s WHERE pk = '%s'" % (q(t.h), k1),
+                          {"Statement": "SELECT * FROM %s WHERE pk = ?" % q(t.h), "Parameters": [S(uid("none"))]},
+                          {"Statement": "SELECT a FROM %s WHERE pk = ?" % q(t.h), "Parameters": [S(k2)],
+                           "ConsistentRead": True}])
+    assert len(resp) == 3
+    assert resp[0]["Item"] == {"pk": S(k1), "a": N("1")} and resp[0]["TableName"] == t.h
+    assert "Item" not in resp[1] and "Error" not in resp[1]
+    assert resp[2]["Item"] == {"a": N("2")}
+
+
+# Writes run individually; a failing member is reported in its slot, the others still apply.
+def test_batch_writes_and_member_errors(dynamodb, t):
+    k_dup, k_ccf, k_upd, k_new, k_del = (uid("bw") for _ in range(5))
+    put(dynamodb, t.h, {"pk": S(k_dup)})
+    put(dynamodb, t.h, {"pk": S(k_ccf), "a": N("1")})
+    put(dynamodb, t.h, {"pk": S(k_upd), "a": N("1")})
+    put(dynamodb, t.h, {"pk": S(k_del)})
+    missing = q(h.unique_name("missing"))
+    resp = bes(dynamodb, [
+        "INSERT INTO %s VALUE {'pk': '%s'}" % (q(t.h), k_new),
+        "INSERT INTO %s VALUE {'pk': '%s'}" % (q(t.h), k_dup),
+        "UPDATE %s SET a = 5 WHERE pk = '%s' AND a = 99" % (q(t.h), k_ccf),
+        "UPDATE %s SET a = 2 WHERE pk = '%s'" % (q(t.h), k_upd),
+        "DELETE FROM %s WHERE pk = '%s'" % (q(t.h), k_del),
+        "INSERT INTO %s VALUE {'pk': 'x'}" % missing,
+        "SLECT * FROM %s" % q(t.h),
+    ])
+    assert len(resp) == 7
+    assert "Error" not in resp[0] and resp[0]["TableName"] == t.h
+    assert resp[1]["Error"]["Code"] == "DuplicateItem" and resp[1]["TableName"] == t.h
+    assert resp[2]["Error"]["Code"] == "ConditionalCheckFailed" and resp[2]["TableName"] == t.h
+    assert "Error" not in resp[3] and "Error" not in resp[4]
+    assert resp[5]["Error"]["Code"] == "ResourceNotFound" and "TableName" not in resp[5]
+    assert resp[6]["Error"]["Code"] == "ValidationError" and "TableName" not in resp[6]
+    assert resp[6]["Error"]["Message"].startswith(NOT_WELL_FORMED)
+    assert get(dynamodb, t.h, {"pk": S(k_new)}) is not None
+    assert get(dynamodb, t.h, {"pk": S(k_upd)})["a"] == N("2")
+    assert get(dynamodb, t.h, {"pk": S(k_ccf)})["a"] == N("1")
+    assert get(dynamodb, t.h, {"pk": S(k_del)}) is None
+
+
+# Per-member error messages (pinned against the service).
+@dev("member messages differ: 'Only single item select is supported' and the statement echoed after the envelope")
+def test_batch_member_error_messages(dynamodb, t):
+    resp = bes(dynamodb, ["SELECT * FROM %s WHERE a = 'x'" % q(t.h),
+                          "SELECT * FROM %s WHERE pk = 'p' AND attribute_exists(x)" % q(t.h),
+                          'SELECT * FROM %s."gsi1" WHERE gpk = \'x\'' % q(t.idx)])
+    for r in resp[:3]:
+        assert r["Error"] == {"Code": "ValidationError", "Message": BATCH_SELECT_KEY}
+        assert "TableName" not in r
+    resp = bes(dynamodb, ["SLECT * FROM %s WHERE pk = 'a'" % q(t.h)])
+    assert resp[0]["Error"] == {"Code": "ValidationError", "Message": NOT_WELL_FORMED + "Expected data manipulation"}
+
+
+# RETURNING works on batch members; an invalid RETURNING is a member error.
+def test_batch_returning(dynamodb, t):
+    k = uid("bret")
+    put(dynamodb, t.h, {"pk": S(k), "d": S("gone")})
+    resp = bes(dynamodb, ["DELETE FROM %s WHERE pk = '%s' RETURNING ALL OLD *" % (q(t.h), k),
+                          "DELETE FROM %s WHERE pk = 'x' RETURNING MODIFIED OLD *" % q(t.h)])
+    assert resp[0]["Item"] == {"pk": S(k), "d": S("gone")}
+    assert resp[1]["Error"] == {"Code": "ValidationError", "Message": "Invalid returning clause: RETURNING MODIFIED OLD *. "
+                                "Only RETURNING ALL OLD * is allowed in DELETE statements."}
+
+
+# ReturnValuesOnConditionCheckFailure has no effect on a batch member: no Item in the error.
+@dev("returns the Item inside the member's Error")
+def test_batch_member_return_values_on_ccf(dynamodb, t):
+    k = uid("brv")
+    put(dynamodb, t.h, {"pk": S(k), "a": N("1")})
+    resp = bes(dynamodb, [{"Statement": "UPDATE %s SET a = 2 WHERE pk = '%s' AND a = 9" % (q(t.h), k),
+                           "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}])
+    assert resp[0]["Error"]["Code"] == "ConditionalCheckFailed"
+    assert "Item" not in resp[0] and "Item" not in resp[0]["Error"]
+
+
+# A batch is all reads or all writes; the same item read twice; more than 25 statements; none at all.
+def test_batch_request_errors(dynamodb, unchecked, t):
+    k = uid("bx")
+    expect_error(lambda: bes(dynamodb, ["SELECT * FROM %s WHERE pk = '%s'" % (q(t.h), k),
+                                        "UPDATE %s SET a = 1 WHERE pk = '%s'" % (q(t.h), k)]), "ValidationException")
+    expect_error(lambda: bes(dynamodb, ["SELECT * FROM %s WHERE pk = '%s'" % (q(t.h), k),
+                                        "SELECT a FROM %s WHERE pk = '%s'" % (q(t.h), k)]), "ValidationException")
+    expect_error(lambda: bes(unchecked, ["SELECT * FROM %s WHERE pk = 'k%d'" % (q(t.h), i) for i in range(26)]),
+                 "ValidationException")
+    expect_error(lambda: unchecked.batch_execute_statement(Statements=[]), "ValidationException")
+    assert len(bes(dynamodb, ["SELECT * FROM %s WHERE pk = 'k%d'" % (q(t.h), i) for i in range(25)])) == 25
+
+
+# Each member is rated on its own ConsistentRead: 0.5 eventual + 1.0 strong for two small items.
+@dev("BatchExecuteStatement never returns ConsumedCapacity")
+def test_batch_consumed_capacity(dynamodb, t):
+    k1, k2 = uid("bcc"), uid("bcc")
+    put(dynamodb, t.h, {"pk": S(k1)})
+    put(dynamodb, t.h, {"pk": S(k2)})
+    resp = dynamodb.batch_execute_statement(Statements=[
+        {"Statement": "SELECT * FROM %s WHERE pk = ?" % q(t.h), "Parameters": [S(k1)], "ConsistentRead": True},
+        {"Statement": "SELECT * FROM %s WHERE pk = ?" % q(t.h), "Parameters": [S(k2)]}],
+        ReturnConsumedCapacity="TOTAL")
+    assert sum(c["CapacityUnits"] for c in resp["ConsumedCapacity"]) == 1.5
+
+
+# ================================================================= ExecuteTransaction
+
+
+def et(client, statements, **kw):
+    return client.execute_transaction(
+        TransactStatements=[s if isinstance(s, dict) else {"Statement": s} for s in statements], **kw)
+
+
+# Writes apply together; the answer is an empty Responses list.
+def test_transaction_writes(dynamodb, t):
+    k_new, k_upd, k_del = uid("tw"), uid("tw"), uid("tw")
+    put(dynamodb, t.h, {"pk": S(k_upd), "a": N("1")})
+    put(dynamodb, t.h, {"pk": S(k_del)})
+    resp = et(dynamodb, ["INSERT INTO %s VALUE {'pk': '%s'}" % (q(t.h), k_new),
+                         "UPDATE %s SET a = a + 1 WHERE pk = '%s'" % (q(t.h), k_upd),
+                         "DELETE FROM %s WHERE pk = '%s'" % (q(t.h), k_del)])
+    assert resp["Responses"] == []
+    assert get(dynamodb, t.h, {"pk": S(k_new)}) == {"pk": S(k_new)}
+    assert get(dynamodb, t.h, {"pk": S(k_upd)})["a"] == N("2")
+    assert get(dynamodb, t.h, {"pk": S(k_del)}) is None
+
+
+# Reads: one response per statement, with Item when found.
+def test_transaction_reads(dynamodb, t):
+    k = uid("tr")
+    put(dynamodb, t.h, {"pk": S(k), "a": N("1")})
+    resp = et(dynamodb, ["SELECT * FROM %s WHERE pk = '%s'" % (q(t.h), k),
+                         "SELECT a FROM %s WHERE pk = '%s'" % (q(t.h), uid("none"))])["Responses"]
+    assert len(resp) == 2
+    assert resp[0]["Item"] == {"pk": S(k), "a": N("1")}
+    assert "Item" not in resp[1]
+
+
+# A failed condition cancels everything; reasons are per statement in order.
+def test_transaction_condition_cancels_all(dynamodb, t):
+    k1, k2, k3 = uid("tc"), uid("tc"), uid("tc")
+    put(dynamodb, t.h, {"pk": S(k1), "a": N("1")})
+    put(dynamodb, t.h, {"pk": S(k2), "a": N("1")})
+    expect_cancelled(lambda: et(dynamodb, [
+        "UPDATE %s SET a = 9 WHERE pk = '%s'" % (q(t.h), k1),
+        "UPDATE %s SET a = 9 WHERE pk = '%s' AND a = 99" % (q(t.h), k2),
+        "INSERT INTO %s VALUE {'pk': '%s'}" % (q(t.h), k3)]),
+        ["None", "ConditionalCheckFailed", "None"], {1: CCF_MSG})
+    assert get(dynamodb, t.h, {"pk": S(k1)})["a"] == N("1")
+    assert get(dynamodb, t.h, {"pk": S(k3)}) is None
+    # ALL_OLD puts the item into its reason; a missing item's UPDATE also cancels.
+    with pytest.raises(ClientError) as info:
+        et(dynamodb, [{"Statement": "UPDATE %s SET a = 9 WHERE pk = '%s' AND a = 99" % (q(t.h), k2),
+                       "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}])
+    assert reasons_of(info.value)[0]["Item"] == {"pk": S(k2), "a": N("1")}
+    expect_cancelled(lambda: et(dynamodb, ["UPDATE %s SET a = 9 WHERE pk = '%s'" % (q(t.h), uid("none"))]),
+                     ["ConditionalCheckFailed"])
+
+
+# An INSERT of an existing key cancels the transaction; nothing else applies.
+def test_transaction_duplicate_insert(dynamodb, t):
+    k1, k2 = uid("td"), uid("td")
+    put(dynamodb, t.h, {"pk": S(k1), "v": S("existing")})
+    with pytest.raises(ClientError) as info:
+        et(dynamodb, ["INSERT INTO %s VALUE {'pk': '%s', 'v': 'new'}" % (q(t.h), k1),
+                      "INSERT INTO %s VALUE {'pk': '%s'}" % (q(t.h), k2)])
+    check_error(info.value, TCE)
+    reasons = reasons_of(info.value)
+    assert reasons[0]["Code"] != "None" and reasons[1]["Code"] == "None"
+    assert get(dynamodb, t.h, {"pk": S(k2)}) is None
+    assert get(dynamodb, t.h, {"pk": S(k1)})["v"] == S("existing")
+
+
+# EXISTS(SELECT ... WHERE <key> AND <condition>) is a condition check inside a write transaction.
+def test_transaction_exists_check(dynamodb, t):
+    k, target = uid("te"), uid("te")
+    put(dynamodb, t.h, {"pk": S(k), "a": N("2")})
+    put(dynamodb, t.h, {"pk": S(target)})
+    et(dynamodb, ["EXISTS(SELECT * FROM %s WHERE pk = '%s' AND a = 2)" % (q(t.h), k),
+                  "UPDATE %s SET e = 1 WHERE pk = '%s'" % (q(t.h), target)])
+    assert get(dynamodb, t.h, {"pk": S(target)})["e"] == N("1")
+    expect_cancelled(lambda: et(dynamodb, ["EXISTS(SELECT * FROM %s WHERE pk = '%s' AND a = 99)" % (q(t.h), k),
+                                           "UPDATE %s SET e = 2 WHERE pk = '%s'" % (q(t.h), target)]),
+                     ["ConditionalCheckFailed", "None"])
+    assert get(dynamodb, t.h, {"pk": S(target)})["e"] == N("1")
+
+
+# A replayed ClientRequestToken does not apply twice; the same token with another request is refused.
+def test_transaction_client_request_token(dynamodb, t):
+    k = uid("tok")
+    put(dynamodb, t.h, {"pk": S(k), "n": N("0")})
+    token = uid("token")
+    stmts = ["UPDATE %s SET n = n + 1 WHERE pk = '%s'" % (q(t.h), k)]
+    et(dynamodb, stmts, ClientRequestToken=token)
+    et(dynamodb, stmts, ClientRequestToken=token)
+    assert get(dynamodb, t.h, {"pk": S(k)})["n"] == N("1")
+    expect_error(lambda: et(dynamodb, ["UPDATE %s SET n = n + 5 WHERE pk = '%s'" % (q(t.h), k)],
+                            ClientRequestToken=token), "IdempotentParameterMismatchException")
+    assert get(dynamodb, t.h, {"pk": S(k)})["n"] == N("1")
+
+
+# Transaction-level validation (texts pinned against the service; DynamoDB Local agrees).
+@pytest.mark.parametrize("stmts,message", [
+    (["UPDATE H SET d = 'v' WHERE pk = 'x' RETURNING ALL NEW *"],
+     "Validation failed in TransactStatements[0]: RETURNING clause is not supported in ExecuteTransaction."),
+    (['SELECT * FROM IDX."gsi1" WHERE gpk = \'x\''],
+     "Validation failed in TransactStatements[0]: Reads on indices are not supported within transactions."),
+    (["SELECT * FROM H WHERE a = 1"], TXN_SELECT_KEY),
+    (["SELECT * FROM H WHERE pk = 'p' AND attribute_exists(ss)"], TXN_SELECT_KEY),
+    (["EXISTS(SELECT * FROM H WHERE pk = 'p')", "UPDATE H SET z = 1 WHERE pk = 'q'"],
+     "Validation failed in TransactStatements[0]: EXISTS() must contain a single item read with additional condition"),
+    (["UPDATE H SET a = 1 WHERE pk = 'same'", "UPDATE H SET b = 1 WHERE pk = 'same'"],
+     "Transaction request cannot include multiple operations on one item"),
+], ids=["returning", "index-read", "select-non-key", "select-condition", "exists-no-condition", "same-item"])
+def test_transaction_validation(dynamodb, t, stmts, message):
+    stmts = [s.replace("IDX", q(t.idx)).replace(" H ", " %s " % q(t.h)) for s in stmts]
+    expect_error(lambda: et(dynamodb, stmts), "ValidationException", message)
+
+
+# Reads and writes cannot be mixed; 1..100 statements; a missing table.
+def test_transaction_request_errors(dynamodb, unchecked, t):
+    k = uid("tx")
+    expect_error(lambda: et(dynamodb, ["SELECT * FROM %s WHERE pk = '%s'" % (q(t.h), k),
+                                       "UPDATE %s SET a = 1 WHERE pk = '%s'" % (q(t.h), uid("o"))]),
+                 "ValidationException")
+    expect_error(lambda: et(unchecked, ["SELECT * FROM %s WHERE pk = 'q%d'" % (q(t.h), i) for i in range(101)]),
+                 "ValidationException")
+    expect_error(lambda: unchecked.execute_transaction(TransactStatements=[]), "ValidationException")
+    expect_error(lambda: et(dynamodb, ["UPDATE %s SET a = 1 WHERE pk = 'x'" % q(h.unique_name("missing"))]),
+                 "ResourceNotFoundException")
+
+
+# A write transaction asked for capacity reports one entry per table beside an empty Responses list.
+@dev("ExecuteTransaction never returns ConsumedCapacity")
+def test_transaction_consumed_capacity(dynamodb, t):
+    k = uid("tcc")
+    put(dynamodb, t.h, {"pk": S(k)})
+    resp = et(dynamodb, ["UPDATE %s SET a = 3 WHERE pk = '%s'" % (q(t.h), k)], ReturnConsumedCapacity="TOTAL")
+    assert resp["Responses"] == []
+    assert [c["TableName"] for c in resp["ConsumedCapacity"]] == [t.h]
+    assert resp["ConsumedCapacity"][0]["CapacityUnits"] == 2.0

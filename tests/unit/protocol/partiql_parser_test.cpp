@@ -1,0 +1,132 @@
+// The PartiQL grammar: every statement form DynamoDB runs, the select list's
+// names, and the service's messages for statements it refuses at parse
+// time, with positions (see /work/notes/errors-partiql-tags-misc.md).
+#include <doctest/doctest.h>
+
+#include "protocol/partiql/parser.h"
+
+namespace dynamod::partiql {
+namespace {
+
+std::string parse_error(std::string_view text) {
+  try {
+    parse(text);
+  } catch (const ApiError& e) {
+    return e.message();
+  }
+  return "";
+}
+
+const std::string kEnvelope(kNotWellFormed);
+
+}  // namespace
+
+TEST_CASE("partiql parser: every statement form parses") {
+  for (
+      const char* text : {
+          R"(SELECT * FROM "t")",
+          R"(select a, "b", m.c, l[1], m['k'] from t where pk = 'x' and sk between 1 and 2 order by sk desc)",
+          R"(SELECT * FROM "t"."idx" WHERE g = ? AND (a > 1 OR NOT b IS MISSING) AND c IN [1, 2] AND d NOT IN (3))",
+          R"(SELECT * FROM t WHERE attribute_exists(a) = true AND size(s) >= 3 AND s IS NOT NULL AND t IS STRING)",
+          R"(INSERT INTO "t" VALUE {'pk': 'a', 'n': -7, 'l': [1, .5e1], 'm': {'x': null}, 'ss': <<'a', 'b'>>, 'b': true})",
+          R"(UPDATE t SET a = a + 1, m.c = 'x' SET l = list_append(l, [2]) REMOVE b, c[0] WHERE pk = 'k' RETURNING ALL NEW *)",
+          R"(FROM t WHERE pk = ? SET ss = set_add(ss, <<'x'>>) REMOVE q)",
+          R"(DELETE FROM t WHERE pk = 'k' AND a = 1 RETURNING ALL OLD *)",
+          R"(EXISTS(SELECT * FROM t WHERE pk = 'k' AND a = 1))",
+      }) {
+    CAPTURE(text);
+    CHECK(parse_error(text) == "");
+  }
+}
+
+TEST_CASE("partiql parser: statement shapes") {
+  Statement s = parse(R"(SELECT x, m.c, l[1], "q" FROM "t"."i" WHERE pk = ? ORDER BY sk DESC)");
+  REQUIRE(s.kind() == StatementKind::Select);
+  const Select& select = std::get<Select>(s.body);
+  REQUIRE(select.projection);
+  std::vector<std::string> names;
+  for (const auto& item : *select.projection) names.push_back(item.name);
+  // A nested path comes back under its last component, a list element as written.
+  CHECK(names == std::vector<std::string>{"x", "c", "l[1]", "q"});
+  CHECK(s.table().table == "t");
+  CHECK(s.table().index == "i");
+  REQUIRE(select.order_by);
+  CHECK(select.order_by->descending);
+  CHECK(s.parameter_count == 1);
+
+  // FROM-first: parameters are numbered in the order they are written.
+  Statement u = parse("from t where pk = ? set c = ? remove b returning modified old *");
+  REQUIRE(u.kind() == StatementKind::Update);
+  const Update& update = std::get<Update>(u.body);
+  CHECK(u.parameter_count == 2);
+  CHECK(u.node(*update.where).kind == NodeKind::Compare);
+  CHECK(u.node(u.node(*update.where).children[1]).parameter == 0);
+  CHECK(u.node(*update.actions[0].value).parameter == 1);
+  CHECK_FALSE(update.actions[1].value.has_value());
+  REQUIRE(u.returning());
+  CHECK(u.returning()->image == ReturnImage::ModifiedOld);
+  // As written, for the DELETE message that quotes it.
+  CHECK(u.returning()->text == "returning modified old *");
+}
+
+TEST_CASE("partiql parser: literals") {
+  Statement s = parse("INSERT INTO t VALUE {'s': 'it''s', 'n': -.73e1, 'z': NULL, 'b': FALSE}");
+  const Node& value = s.node(std::get<Insert>(s.body).value);
+  REQUIRE(value.kind == NodeKind::Struct);
+  CHECK(value.keys == std::vector<std::string>{"s", "n", "z", "b"});
+  CHECK(s.node(value.children[0]).text == "it's");
+  CHECK(s.node(value.children[1]).text == "-.73e1");
+  CHECK(s.node(value.children[2]).kind == NodeKind::Null);
+  CHECK(s.node(value.children[3]).kind == NodeKind::Boolean);
+  // "double quoted" is a name, never a string.
+  Statement q = parse(R"(SELECT * FROM t WHERE pk = "u1")");
+  CHECK(q.node(q.node(*std::get<Select>(q.body).where).children[1]).kind == NodeKind::Path);
+}
+
+TEST_CASE("partiql parser: grammar errors carry the parser's detail") {
+  const std::pair<const char*, const char*> cases[] = {
+      {"SLECT * FROM t WHERE pk = 'a'", "Expected data manipulation"},
+      {"UPSERT INTO t VALUE {'pk': 'x'}", "Expected data manipulation"},
+      {"SELECT * FROM t WHERE pk = 'a' foo", "Unexpected token after expression"},
+      {"SELECT * FROM t WHERE pk = 1 e5", "Unexpected token after expression"},
+      {"SELECT * FROM t WHERE pk = 'a')", "Unexpected token after expression"},
+      {"DELETE FROM t WHERE pk = 'a' ORDER BY pk", "Unexpected token after expression"},
+      {"SELECT * FROM t ORDER BY sk WHERE pk = 'a'", "Unexpected token after expression"},
+      {"INSERT INTO t x VALUE {'pk': 'a'}", "Unexpected token after expression"},
+      {"INSERT INTO t VALUES {'pk': 'a'}", "Unexpected token after expression"},
+      {"SELECT * FROM t WHERE pk = 'a'; SELECT * FROM t", "Unexpected token after expression"},
+      {"SELECT * FROM t WHERE a.inner = 1", "Invalid path dot component"},
+      {"", ""},
+  };
+  for (const auto& [text, detail] : cases) {
+    CAPTURE(text);
+    CHECK(parse_error(text) == kEnvelope + detail);
+  }
+  for (const char* text : {"SELECT *", "SELECT * FROM t WHERE", "SELECT *, x FROM t", "UPDATE t WHERE pk = 'a'"}) {
+    CAPTURE(text);
+    CHECK(parse_error(text).starts_with(kEnvelope));
+  }
+}
+
+TEST_CASE("partiql parser: forms refused with the service's own messages") {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"(SELECT * FROM "t"."i"."x")", "A path may contain at most 2 components in the FROM clause"},
+      {R"(SELECT * FROM "t"."")", "Path component cannot be an empty string"},
+      {R"(SELECT * FROM "")", "Path component cannot be an empty string"},
+      {R"(SELECT * FROM "t" t WHERE pk = 'p')", "Aliasing is not supported"},
+      {R"(SELECT * FROM "t" AS t)", "Aliasing is not supported"},
+      {R"(DELETE FROM "t" x WHERE pk = 'p')", "Aliasing is not supported"},
+      {R"(SELECT * FROM "a", "b")", "Only select from a single table or index is supported."},
+      {"SELECT VALUE pk FROM t", "Select projection doesn't support value or pivot keywords"},
+      {"SELECT COUNT(*) FROM t", "Unexpected path component at 1:8:5"},
+      {"SELECT attribute_exists(ss) FROM t", "Unexpected path component at 1:8:16"},
+      {"CREATE TABLE foo", "Unsupported operation: CreateTable"},
+      {"DROP TABLE foo", "Unsupported operation: DropTable"},
+  };
+  for (const auto& [text, message] : cases) {
+    CAPTURE(text);
+    CHECK(parse_error(text) == message);
+  }
+}
+
+}  // namespace dynamod::partiql
