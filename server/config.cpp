@@ -40,6 +40,7 @@ std::optional<Config> parse_config(int argc, char** argv) {
   Config config;
   unsigned port = config.port;
   std::string item_collection_limit = "10GB";
+  std::string metering = "on";
   po::options_description desc(
       "dynamod: Amazon DynamoDB's API on your own machine.\n"
       "Every flag can also be set with an environment variable: --data-dir is DYNAMOD_DATA_DIR.\n\n"
@@ -70,6 +71,9 @@ std::optional<Config> parse_config(int argc, char** argv) {
     ("throttle", po::bool_switch(&config.throttle),
         "Simulate DynamoDB's throughput limits: provisioned capacity with 300 seconds of burst, GSI back-pressure, "
         "on-demand scaling, 3,000 RCU / 1,000 WCU per partition key value. Throttled requests get the service's errors.")
+    ("metering", po::value(&metering)->default_value(metering),
+        "on: record consumed capacity, access patterns and request metrics for /dynamod/* and `dynamod cost`. "
+        "off: record nothing (to measure what metering costs).")
     ("prices", po::value(&config.prices_file),
         "JSON price table for /dynamod/cost (another region's prices); by default us-east-1's.")
     ("cors-origins", po::value(&config.cors_origins)->default_value(config.cors_origins),
@@ -108,6 +112,8 @@ std::optional<Config> parse_config(int argc, char** argv) {
     throw std::runtime_error("--account-id must be 12 digits");
   }
   config.item_collection_limit = parse_size(item_collection_limit);
+  if (metering != "on" && metering != "off") throw std::runtime_error("--metering must be 'on' or 'off'");
+  config.metering = metering == "on";
   if (!(config.ttl_interval_seconds > 0)) throw std::runtime_error("--ttl-interval must be a positive number of seconds");
   if (!(config.ttl_cooldown_seconds >= 0)) throw std::runtime_error("--ttl-cooldown must be zero or more seconds");
   if (config.threads == 0) config.threads = std::max(1u, std::thread::hardware_concurrency());

@@ -24,6 +24,7 @@ struct Config {
   double ttl_interval_seconds = 5;     // how often the Time to Live sweeper runs
   double ttl_cooldown_seconds = 1860;  // refusal window after a Time to Live change
   bool throttle = false;               // simulate DynamoDB's throughput limits
+  bool metering = true;                // the ledger, access patterns and request metrics
   std::string prices_file;             // JSON price table for the cost report (default us-east-1)
   std::string cors_origins = "*";      // comma-separated origins browsers may call from, or *
 };

@@ -60,7 +60,7 @@ int run(const dynamod::Config& config) {
   Store store(store_options);
   WriteQueue writer(store);
   resume_index_jobs(store, writer);
-  Ledger ledger(store);
+  Ledger ledger(store, config.metering);
   Maintenance maintenance(store, writer, ledger,
                           std::chrono::milliseconds(static_cast<std::int64_t>(config.ttl_interval_seconds * 1000)));
 

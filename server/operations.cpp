@@ -3,7 +3,6 @@
 #include <array>
 #include <utility>
 
-#include "metering/access_pattern.h"
 #include "protocol/attribute_json.h"
 #include "protocol/batch_requests.h"
 #include "protocol/item_requests.h"
@@ -119,8 +118,7 @@ WrittenItem written_item(const ops::PreparedWrite& w) { return {w.location.table
 // A failed condition is billed too.
 void account_write(OperationContext& ctx, std::string_view operation, const WrittenItem& item,
                    const ops::WriteItemResult& result) {
-  account(ctx, operation, item.table.get(), result.consumed, &item.key.partition);
-  account_pattern(ctx, item_pattern(operation, *item.table, item.key), result.consumed);
+  account_item(ctx, operation, *item.table, item.key, result.consumed);
 }
 
 Reply write_item_answer(ops::WriteItemResult result) {
@@ -150,8 +148,11 @@ awaitable<Reply> get_item(OperationContext& ctx, json::object body) {
     if (auto throttled = admit_read(ctx, *table, {}, partition)) co_return std::move(*throttled);
   }
   ops::GetItemResult result = ops::get_item(ctx.store, ctx.scope, request);
-  account(ctx, "GetItem", table.get(), result.consumed, partition);
-  if (table) account_pattern(ctx, item_pattern("GetItem", *table, *request.key), result.consumed);
+  if (table) {
+    account_item(ctx, "GetItem", *table, *request.key, result.consumed);
+  } else {
+    account(ctx, "GetItem", nullptr, result.consumed, nullptr);
+  }
   JsonWriter out;
   out.begin_object();
   if (result.item_json) {
@@ -224,16 +225,6 @@ Reply read_answer(const ops::ReadResult& result) {
 // The index a read goes to (empty: the table) and the name its pattern shows.
 std::string index_of(const ReadSpec& spec) { return spec.index ? spec.index->name : std::string(); }
 
-void account_read(OperationContext& ctx, std::string_view operation, const Table& table, const ReadSpec& spec,
-                  const ops::ReadResult& result, std::string shape) {
-  const AttributeValue* partition = spec.key_condition ? &spec.key_condition->partition : nullptr;
-  account(ctx, operation, &table, result.consumed, partition);
-  const std::string index = index_of(spec);
-  PatternUse use{operation, table.schema.name, index, std::move(shape), static_cast<std::uint64_t>(result.scanned),
-                 static_cast<std::uint64_t>(result.count)};
-  account_pattern(ctx, use, result.consumed);
-}
-
 awaitable<Reply> query(OperationContext& ctx, json::object body) {
   QueryRequest request = decode_query(body);
   ctx.table_name = *request.read.table_name;
@@ -243,9 +234,7 @@ awaitable<Reply> query(OperationContext& ctx, json::object body) {
   if (auto throttled = admit_read(ctx, *table, index, &spec.key_condition->partition)) co_return std::move(*throttled);
   ops::ReadResult result = ops::run_query(ctx.store, *table, spec);
   result.return_consumed_capacity = request.read.return_consumed_capacity;
-  account_read(ctx, "Query", *table, spec, result,
-               metering::query_shape(index.empty() ? table->schema.name : index, *spec.key_condition,
-                                     !spec.filter.empty()));
+  account_read(ctx, "Query", *table, spec, result);
   co_return read_answer(result);
 }
 
@@ -258,8 +247,7 @@ awaitable<Reply> scan(OperationContext& ctx, json::object body) {
   if (auto throttled = admit_read(ctx, *table, index, nullptr)) co_return std::move(*throttled);
   ops::ReadResult result = ops::run_scan(ctx.store, *table, spec);
   result.return_consumed_capacity = request.read.return_consumed_capacity;
-  account_read(ctx, "Scan", *table, spec, result,
-               metering::scan_shape(index.empty() ? table->schema.name : index, !spec.filter.empty()));
+  account_read(ctx, "Scan", *table, spec, result);
   co_return read_answer(result);
 }
 

@@ -4,7 +4,6 @@
 // DeleteItem and TransactWriteItems/TransactGetItems (storage/partiql_*).
 #include <array>
 
-#include "metering/access_pattern.h"
 #include "protocol/json_writer.h"
 #include "protocol/partiql/next_token.h"
 #include "protocol/partiql/parser.h"
@@ -86,22 +85,14 @@ awaitable<Reply> execute_statement(OperationContext& ctx, json::object body) {
     const AttributeValue* partition = spec.key_condition ? &spec.key_condition->partition : nullptr;
     if (auto throttled = admit_read(ctx, *table, index, partition)) co_return std::move(*throttled);
     ops::ReadResult result = ops::run_select(ctx.store, prepared);
-    account(ctx, "ExecuteStatement", table.get(), result.consumed, partition);
-    const std::string& target = index.empty() ? table->schema.name : index;
-    PatternUse use{"ExecuteStatement", table->schema.name, index,
-                   "ExecuteStatement " + (spec.key_condition ? metering::query_shape(target, *spec.key_condition,
-                                                                                     !spec.filter.empty())
-                                                             : metering::scan_shape(target, !spec.filter.empty())),
-                   static_cast<std::uint64_t>(result.scanned), static_cast<std::uint64_t>(result.count)};
-    account_pattern(ctx, use, result.consumed);
+    account_read(ctx, "ExecuteStatement", *table, spec, result, "ExecuteStatement ");
     co_return select_answer(result, mode);
   }
   const PrimaryKey key = prepared.write().location.key;
   if (auto throttled = admit_write(ctx, *table, &key.partition)) co_return std::move(*throttled);
   auto job = write_job([prepared = std::move(prepared)](WriteContext& w) { return ops::apply_statement(w, prepared); });
   ops::WriteItemResult result = co_await async_write(ctx.writer, std::move(job));
-  account(ctx, "ExecuteStatement", table.get(), result.consumed, &key.partition);
-  account_pattern(ctx, item_pattern("ExecuteStatement", *table, key), result.consumed);
+  account_item(ctx, "ExecuteStatement", *table, key, result.consumed);
   co_return write_answer(std::move(result), mode);
 }
 

@@ -290,7 +290,7 @@ asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
 
   HttpResponse response = failure ? error_answer(request, *failure) : answer(request, http::status::ok, std::move(result));
   const auto elapsed = std::chrono::steady_clock::now() - started;
-  if (auto slot = metrics_.slot(operation)) {
+  if (auto slot = config_.metering ? metrics_.slot(operation) : std::nullopt) {
     metrics_.record(*slot, elapsed, failure ? std::optional<ErrorCode>(failure->code()) : std::nullopt);
   }
   if (spdlog::should_log(spdlog::level::debug)) {

@@ -71,35 +71,53 @@ void account(OperationContext& ctx, std::string_view operation, const Table* tab
   if (table != nullptr) ctx.throttler.charge(*table, consumed, partition);
 }
 
-void account_pattern(OperationContext& ctx, const PatternUse& use, const ConsumedCapacity& consumed) {
-  ctx.ledger.record_pattern(ctx.scope.ns(), use, consumed);
-}
-
 namespace {
 
-PatternUse pattern_of(std::string_view operation, const Table& table, const AttributeValue* partition,
-                      const AttributeValue* sort) {
+void account_key(OperationContext& ctx, std::string_view operation, const Table& table,
+                 const AttributeValue* partition, const AttributeValue* sort, const ConsumedCapacity& consumed) {
+  account(ctx, operation, &table, consumed, partition);
+  if (!ctx.ledger.recording() || partition == nullptr) return;
   const KeyDef& key = table.schema.key;
   PatternUse use;
   use.operation = operation;
   use.table = table.schema.name;
-  if (partition != nullptr) {
-    use.shape = metering::item_shape(operation, table.schema.name, key.partition.name, *partition,
-                                     key.sort ? std::string_view(key.sort->name) : std::string_view(), sort);
-  }
-  return use;
+  use.shape = metering::item_shape(operation, table.schema.name, key.partition.name, *partition,
+                                   key.sort ? std::string_view(key.sort->name) : std::string_view(), sort);
+  ctx.ledger.record_pattern(ctx.scope.ns(), use, consumed);
 }
 
 }  // namespace
 
-PatternUse item_pattern(std::string_view operation, const Table& table, const Item& key_or_item) {
+void account_item(OperationContext& ctx, std::string_view operation, const Table& table, const Item& key_or_item,
+                  const ConsumedCapacity& consumed) {
   const KeyDef& key = table.schema.key;
-  return pattern_of(operation, table, key_or_item.find(key.partition.name),
-                    key.sort ? key_or_item.find(key.sort->name) : nullptr);
+  account_key(ctx, operation, table, key_or_item.find(key.partition.name),
+              key.sort ? key_or_item.find(key.sort->name) : nullptr, consumed);
 }
 
-PatternUse item_pattern(std::string_view operation, const Table& table, const PrimaryKey& key) {
-  return pattern_of(operation, table, &key.partition, key.sort_ptr());
+void account_item(OperationContext& ctx, std::string_view operation, const Table& table, const PrimaryKey& key,
+                  const ConsumedCapacity& consumed) {
+  account_key(ctx, operation, table, &key.partition, key.sort_ptr(), consumed);
+}
+
+void account_read(OperationContext& ctx, std::string_view operation, const Table& table, const ReadSpec& spec,
+                  const ops::ReadResult& result, std::string_view shape_prefix) {
+  const AttributeValue* partition = spec.key_condition ? &spec.key_condition->partition : nullptr;
+  account(ctx, operation, &table, result.consumed, partition);
+  if (!ctx.ledger.recording()) return;
+  const std::string_view index = spec.index ? std::string_view(spec.index->name) : std::string_view();
+  const std::string_view target = index.empty() ? std::string_view(table.schema.name) : index;
+  const bool filtered = !spec.filter.empty();
+  PatternUse use;
+  use.operation = operation;
+  use.table = table.schema.name;
+  use.index = index;
+  use.shape = shape_prefix;
+  use.shape += spec.key_condition ? metering::query_shape(target, *spec.key_condition, filtered)
+                                  : metering::scan_shape(target, filtered);
+  use.items_read = static_cast<std::uint64_t>(result.scanned);
+  use.items_returned = static_cast<std::uint64_t>(result.count);
+  ctx.ledger.record_pattern(ctx.scope.ns(), use, result.consumed);
 }
 
 TablePtr find_table(const OperationContext& ctx, const std::string& name_or_arn) {

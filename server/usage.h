@@ -3,6 +3,7 @@
 // throughput model (--throttle) lets it start; after it, its units into the
 // ledger and the throughput model, and its access pattern into the ledger.
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +14,7 @@
 #include "protocol/key_validation.h"
 #include "protocol/transact_requests.h"
 #include "server/operations.h"
+#include "storage/read_ops.h"
 #include "storage/transaction_ops.h"
 #include "storage/ledger.h"
 
@@ -33,11 +35,15 @@ std::optional<ApiError> admit_transaction(OperationContext& ctx, const TransactG
 // resolved its table (nothing is then charged to the throughput model).
 void account(OperationContext& ctx, std::string_view operation, const Table* table, const ConsumedCapacity& consumed,
              const AttributeValue* partition);
-void account_pattern(OperationContext& ctx, const PatternUse& use, const ConsumedCapacity& consumed);
-
-// The access pattern of a single-item request on `table`.
-PatternUse item_pattern(std::string_view operation, const Table& table, const Item& key_or_item);
-PatternUse item_pattern(std::string_view operation, const Table& table, const PrimaryKey& key);
+// The same for a single-item request, with its access pattern (its key's shape).
+void account_item(OperationContext& ctx, std::string_view operation, const Table& table, const Item& key_or_item,
+                  const ConsumedCapacity& consumed);
+void account_item(OperationContext& ctx, std::string_view operation, const Table& table, const PrimaryKey& key,
+                  const ConsumedCapacity& consumed);
+// The same for a Query or Scan of `spec`; the pattern is the read's shape,
+// after `shape_prefix` (PartiQL names itself there).
+void account_read(OperationContext& ctx, std::string_view operation, const Table& table, const ReadSpec& spec,
+                  const ops::ReadResult& result, std::string_view shape_prefix = {});
 
 // The table a request names, or null if there is none (the operation itself
 // then reports the error, in its own order of checks).
@@ -51,13 +57,11 @@ void account_tables(OperationContext& ctx, std::string_view operation, const std
                     const std::vector<std::pair<std::string, Key>>& first_keys) {
   for (const ConsumedCapacity& c : consumed) {
     TablePtr table = find_table(ctx, c.table_name);
-    account(ctx, operation, table.get(), c, nullptr);
-    if (!table) continue;
-    for (const auto& [name, key] : first_keys) {
-      if (name == c.table_name) {
-        account_pattern(ctx, item_pattern(operation, *table, key), c);
-        break;
-      }
+    auto first = std::find_if(first_keys.begin(), first_keys.end(), [&](const auto& k) { return k.first == c.table_name; });
+    if (table && first != first_keys.end()) {
+      account_item(ctx, operation, *table, first->second, c);
+    } else {
+      account(ctx, operation, table.get(), c, nullptr);
     }
   }
 }

@@ -103,7 +103,7 @@ PatternTotals decode_pattern(std::string_view in) {
 
 }  // namespace
 
-Ledger::Ledger(Store& store) : store_(store) {
+Ledger::Ledger(Store& store, bool recording) : store_(store), recording_(recording) {
   auto txn = store.read();
   since_ms_ = store.now_ms();
   since_dirty_ = true;
@@ -163,7 +163,7 @@ void Ledger::add(const UsageView& key, double read, double write, bool count_req
 
 void Ledger::record(std::string_view ns, std::string_view operation, const ConsumedCapacity& consumed,
                     std::int64_t now_ms) {
-  if (consumed.table_name.empty()) return;  // the request failed before it reached a table
+  if (!recording_ || consumed.table_name.empty()) return;  // (or failed before it reached a table)
   const std::int64_t second = now_ms / 1000;
   const std::string_view table = consumed.table_name;
   std::lock_guard lock(mutex_);
@@ -185,6 +185,7 @@ void Ledger::record(std::string_view ns, std::string_view operation, const Consu
 }
 
 void Ledger::record_pattern(std::string_view ns, const PatternUse& use, const ConsumedCapacity& consumed) {
+  if (!recording_) return;
   PatternKey key{std::string(ns), std::string(use.table), use.shape};
   std::lock_guard lock(mutex_);
   LivePattern& live = patterns_[std::move(key)];

@@ -78,8 +78,11 @@ struct PatternUse {
 
 class Ledger {
  public:
-  // Loads what an earlier run saved.
-  explicit Ledger(Store& store);
+  // Loads what an earlier run saved. A ledger that does not record (dynamod
+  // --metering off) ignores every request.
+  Ledger(Store& store, bool recording);
+
+  bool recording() const { return recording_; }
   Ledger(const Ledger&) = delete;
   Ledger& operator=(const Ledger&) = delete;
 
@@ -129,6 +132,7 @@ class Ledger {
   void add(const UsageView& key, double read, double write, bool count_request, std::int64_t second);
 
   Store& store_;
+  const bool recording_;
   mutable std::mutex mutex_;
   std::int64_t since_ms_ = 0;
   bool since_dirty_ = false;

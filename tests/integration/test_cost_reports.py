@@ -916,3 +916,18 @@ def test_cli_connection_refused(dynamod_bin, command):
     code, out, err = run_cli(dynamod_bin, command, "--endpoint", "http://127.0.0.1:%d" % port)
     assert code == 1, (code, out, err)
     assert err.strip(), "no message on stderr"
+
+
+# --metering off (for measuring what metering costs) records nothing: no units, no patterns,
+# no request metrics; the reports still answer.
+def test_metering_off_records_nothing(launch_dynamod):
+    server = launch_dynamod(args=["--metering", "off"], in_memory=True)
+    c = h.make_client(server.endpoint)
+    rh.create_table(c, "Quiet")
+    for i in range(3):
+        c.put_item(TableName="Quiet", Item={"pk": S("k%d" % i)})
+        c.get_item(TableName="Quiet", Key={"pk": S("k%d" % i)})
+    assert rh.table_units(rh.get_cost(server.endpoint), "Quiet") == (0.0, 0.0)
+    assert rh.get_patterns(server.endpoint)["patterns"] == []
+    _, metrics = rh.get_metrics(server.endpoint)
+    assert [s for s in metrics.samples if s[0].startswith(("dynamod_requests_total", "dynamod_consumed_"))] == []

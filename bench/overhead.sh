@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# What one feature costs dynamod itself: the same workload against two
+# configurations, alternating A and B for ROUNDS rounds so that drift on a
+# shared machine hits both alike, then the median requests/s of each and B/A.
+#
+#   bench/overhead.sh metering      GetItem and PutItem, --metering on (B) vs off (A)
+#   bench/overhead.sh streams       PutItem to a table with a NEW_AND_OLD_IMAGES stream (B)
+#                                   vs one without (A), same server
+#   bench/overhead.sh baseline BIN  GetItem and PutItem, build/dynamod (B) vs another
+#                                   build (A), e.g. one from before a feature landed
+#
+# Environment: ROUNDS=5 DURATION=5 WARMUP=1 CONNS=16 KEYS=10000 MODE=in-memory|durable
+#              DYNAMOD=build/dynamod LOADGEN=build/dynamod-loadgen PORT=18500
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WHAT="${1:?usage: bench/overhead.sh metering|streams|baseline BIN}"
+ROUNDS="${ROUNDS:-5}"
+DURATION="${DURATION:-5}"
+WARMUP="${WARMUP:-1}"
+CONNS="${CONNS:-16}"
+KEYS="${KEYS:-10000}"
+MODE="${MODE:-in-memory}"
+DYNAMOD="${DYNAMOD:-build/dynamod}"
+LOADGEN="${LOADGEN:-build/dynamod-loadgen}"
+PORT="${PORT:-18500}"
+TMP="$(mktemp -d "${TMPDIR:-/tmp}/dynamod-overhead.XXXXXX")"
+SERVER_PID=""
+
+cleanup() {
+  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# start BIN ARGS...: a fresh server with its data loaded.
+start() {
+  local bin="$1"; shift
+  local storage=(--in-memory)
+  if [ "$MODE" = durable ]; then rm -rf "$TMP/data"; storage=(--data-dir "$TMP/data"); fi
+  "$bin" "${storage[@]}" --port "$PORT" --log-level warn "$@" >/dev/null 2>"$TMP/server.log" &
+  SERVER_PID=$!
+  "$LOADGEN" wait --port "$PORT" --timeout 30 >/dev/null
+  "$LOADGEN" load --port "$PORT" --keys "$KEYS" >/dev/null
+}
+
+stop() {
+  kill "$SERVER_PID" 2>/dev/null || true
+  wait "$SERVER_PID" 2>/dev/null || true
+  SERVER_PID=""
+}
+
+# rps WORKLOAD [loadgen args...]: requests per second of one run.
+rps() {
+  local workload="$1"; shift
+  "$LOADGEN" "$workload" --port "$PORT" --conns "$CONNS" --duration "$DURATION" --warmup "$WARMUP" \
+    --keys "$KEYS" --json "$@" | sed -n 's/.*"rps":\([0-9.]*\).*/\1/p'
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# report LABEL_A LABEL_B FILE_A FILE_B WORKLOAD
+report() {
+  local a b
+  a="$(median <"$3")"; b="$(median <"$4")"
+  printf '%-8s %-28s %10.0f   %-28s %10.0f   B/A %.3f   (rounds: %s / %s)\n' "$5" "A: $1" "$a" "B: $2" "$b" \
+    "$(awk -v a="$a" -v b="$b" 'BEGIN { print b / a }')" "$(tr '\n' ' ' <"$3")" "$(tr '\n' ' ' <"$4")"
+}
+
+echo "dynamod overhead: $WHAT, $MODE, $ROUNDS rounds of ${DURATION}s, $CONNS connections ($(nproc) cores)"
+case "$WHAT" in
+  metering|baseline)
+    if [ "$WHAT" = metering ]; then
+      A_BIN="$DYNAMOD"; A_ARGS=(--metering off); A_LABEL="--metering off"
+      B_BIN="$DYNAMOD"; B_ARGS=(--metering on); B_LABEL="--metering on"
+    else
+      A_BIN="${2:?baseline needs the other dynamod binary}"; A_ARGS=(); A_LABEL="$A_BIN"
+      B_BIN="$DYNAMOD"; B_ARGS=(); B_LABEL="$DYNAMOD"
+    fi
+    for workload in get put; do
+      : >"$TMP/a"; : >"$TMP/b"
+      for _ in $(seq 1 "$ROUNDS"); do
+        start "$A_BIN" "${A_ARGS[@]}"; rps "$workload" >>"$TMP/a"; stop
+        start "$B_BIN" "${B_ARGS[@]}"; rps "$workload" >>"$TMP/b"; stop
+      done
+      report "$A_LABEL" "$B_LABEL" "$TMP/a" "$TMP/b" "$workload"
+    done
+    ;;
+  streams)
+    start "$DYNAMOD"
+    "$LOADGEN" load --port "$PORT" --keys "$KEYS" --table bench_s >/dev/null
+    python3 - "$PORT" <<'PY'
+import sys, boto3
+c = boto3.client("dynamodb", endpoint_url="http://127.0.0.1:%s" % sys.argv[1], region_name="us-east-1",
+                 aws_access_key_id="AKIDBENCHMARK", aws_secret_access_key="bench/secret/key")
+c.update_table(TableName="bench_s", StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"})
+PY
+    : >"$TMP/a"; : >"$TMP/b"
+    for _ in $(seq 1 "$ROUNDS"); do
+      rps put --table bench >>"$TMP/a"
+      rps put --table bench_s >>"$TMP/b"
+    done
+    stop
+    report "no stream" "NEW_AND_OLD_IMAGES stream" "$TMP/a" "$TMP/b" put
+    ;;
+  *) echo "unknown comparison '$WHAT'" >&2; exit 2 ;;
+esac
