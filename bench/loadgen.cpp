@@ -2,6 +2,7 @@
 //
 //   dynamod-loadgen load  --port 8000 --keys 10000          create and fill the tables
 //   dynamod-loadgen get   --port 8000 --conns 16 --duration 10
+//   dynamod-loadgen sizes --port 8000                       items and item bytes (DescribeTable)
 //   dynamod-loadgen wait  --port 8000 --timeout 30          until ListTables answers 200
 //   dynamod-loadgen startup --port 8000 --repeat 20 -- build/dynamod --in-memory --port 8000
 //
@@ -393,59 +394,77 @@ std::string create_table_body(const std::string& table, bool with_sort_key) {
   return body + "]}";
 }
 
-// The request bodies that write every item: batches of 25 (one table per
-// batch) or single PutItems.
-std::vector<std::string> load_bodies(const DataShape& shape, bool batches, std::vector<std::string>& operations) {
-  std::vector<std::string> bodies;
-  Rng rng(42);
-  auto score = [&] { return 100 + rng.uniform(900); };
-  const std::size_t per_request = batches ? 25 : 1;
-  auto emit = [&](const std::string& table, std::uint64_t count, bool query_table) {
-    for (std::uint64_t first = 0; first < count; first += per_request) {
-      const std::uint64_t n = std::min<std::uint64_t>(per_request, count - first);
-      BodyTemplate t;
-      if (batches) t.text(R"({"RequestItems":{")" + table + R"(":[)");
-      else t.text(R"({"TableName":")" + table + R"(","Item":)");
-      for (std::uint64_t i = 0; i < n; ++i) {
-        const std::uint64_t id = first + i;
-        if (batches) t.text(i > 0 ? R"(,{"PutRequest":{"Item":)" : R"({"PutRequest":{"Item":)");
-        const int key = t.group(8);
-        const int points = t.group(3);
-        if (query_table) {
-          const int sk = t.group(1);
-          append_query_item(t, key, sk, points);
-          t.set(key, id / 10);
-          t.set(sk, id % 10);
-        } else {
-          append_item(t, key, points);
-          t.set(key, id);
-        }
-        t.set(points, score());
-        if (batches) t.text("}}");
-      }
-      t.text(batches ? "]}}" : "}");
-      bodies.push_back(std::move(t.body));
-      operations.push_back(batches ? "BatchWriteItem" : "PutItem");
-    }
-  };
-  emit(shape.table, shape.keys, false);
-  emit(shape.query_table, shape.partitions() * 10, true);
-  return bodies;
-}
+// The requests that write every item: batches of 25 (one table per batch) or
+// single PutItems, made one at a time so that a load of millions of items does
+// not hold them all. An item's score depends only on its table and number.
+class LoadPlan {
+ public:
+  LoadPlan(const DataShape& shape, bool batches)
+      : shape_(shape),
+        per_request_(batches ? 25 : 1),
+        table_requests_(requests_for(shape.keys)),
+        query_requests_(requests_for(shape.partitions() * 10)) {}
 
-asio::awaitable<void> load_worker(const Options& o, Signer& signer, const std::vector<std::string>& bodies,
-                                  const std::vector<std::string>& operations, std::size_t& next, Totals& totals) {
+  std::size_t size() const { return table_requests_ + query_requests_; }
+  std::string_view operation() const { return per_request_ > 1 ? "BatchWriteItem" : "PutItem"; }
+  bool batches() const { return per_request_ > 1; }
+
+  std::string body(std::size_t request) const {
+    const bool query_table = request >= table_requests_;
+    const std::string& table = query_table ? shape_.query_table : shape_.table;
+    const std::uint64_t count = query_table ? shape_.partitions() * 10 : shape_.keys;
+    const std::uint64_t first = (query_table ? request - table_requests_ : request) * per_request_;
+    const std::uint64_t n = std::min<std::uint64_t>(per_request_, count - first);
+    BodyTemplate t;
+    if (batches()) t.text(R"({"RequestItems":{")" + table + R"(":[)");
+    else t.text(R"({"TableName":")" + table + R"(","Item":)");
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const std::uint64_t id = first + i;
+      if (batches()) t.text(i > 0 ? R"(,{"PutRequest":{"Item":)" : R"({"PutRequest":{"Item":)");
+      const int key = t.group(8);
+      const int points = t.group(3);
+      if (query_table) {
+        const int sk = t.group(1);
+        append_query_item(t, key, sk, points);
+        t.set(key, id / 10);
+        t.set(sk, id % 10);
+      } else {
+        append_item(t, key, points);
+        t.set(key, id);
+      }
+      Rng rng(id * 2 + (query_table ? 1 : 0));
+      t.set(points, 100 + rng.uniform(900));
+      if (batches()) t.text("}}");
+    }
+    t.text(batches() ? "]}}" : "}");
+    return std::move(t.body);
+  }
+
+ private:
+  std::size_t requests_for(std::uint64_t items) const {
+    return static_cast<std::size_t>((items + per_request_ - 1) / per_request_);
+  }
+
+  DataShape shape_;
+  std::uint64_t per_request_;
+  std::size_t table_requests_;
+  std::size_t query_requests_;
+};
+
+asio::awaitable<void> load_worker(const Options& o, Signer& signer, const LoadPlan& plan, std::size_t& next,
+                                  Totals& totals) {
   auto executor = co_await asio::this_coro::executor;
   Connection c(executor, resolve(o));
-  while (next < bodies.size()) {
+  const Expect expect = plan.batches() ? Expect::BatchOk : Expect::Ok;
+  while (next < plan.size()) {
     const std::size_t i = next++;
+    const std::string body = plan.body(i);
     const auto start = Clock::now();
-    Call r = co_await call(c, signer, o, operations[i], bodies[i]);
+    Call r = co_await call(c, signer, o, plan.operation(), body);
     const auto nanos = static_cast<std::uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
     totals.latency.record(nanos);
     std::string type;
-    const Expect expect = operations[i] == "BatchWriteItem" ? Expect::BatchOk : Expect::Ok;
     if (r.status != 0 && classify(expect, r.status, r.body, type) == Outcome::Ok) {
       ++totals.ok;
     } else {
@@ -478,19 +497,17 @@ asio::awaitable<int> load(const Options& o) {
     }
   }
 
-  std::vector<std::string> operations;
-  std::vector<std::string> bodies = load_bodies(o.shape, !o.put_only, operations);
+  LoadPlan plan(o.shape, !o.put_only);
   const auto start = Clock::now();
   std::size_t next = 0;
-  if (!o.put_only) {
+  if (plan.batches()) {
     // Try one batch first; fall back to PutItem where BatchWriteItem does not work.
-    Call r = co_await call(control, signer, o, operations[0], bodies[0]);
+    Call r = co_await call(control, signer, o, plan.operation(), plan.body(0));
     std::string type;
     if (r.status == 0 || classify(Expect::BatchOk, r.status, r.body, type) != Outcome::Ok) {
       std::fprintf(stderr, "BatchWriteItem failed (%s); loading with PutItem\n",
                    r.status == 0 ? r.error_type.c_str() : type.c_str());
-      operations.clear();
-      bodies = load_bodies(o.shape, false, operations);
+      plan = LoadPlan(o.shape, false);
     } else {
       next = 1;
     }
@@ -500,7 +517,7 @@ asio::awaitable<int> load(const Options& o) {
   const unsigned workers = std::max(1u, o.conns);
   unsigned running = workers;
   for (unsigned w = 0; w < workers; ++w) {
-    asio::co_spawn(executor, load_worker(o, signer, bodies, operations, next, totals),
+    asio::co_spawn(executor, load_worker(o, signer, plan, next, totals),
                    [&running](std::exception_ptr e) {
                      --running;
                      if (e) std::rethrow_exception(e);
@@ -513,20 +530,20 @@ asio::awaitable<int> load(const Options& o) {
   }
   const double seconds = seconds_between(start, Clock::now());
   const std::uint64_t items = o.shape.keys + o.shape.partitions() * 10;
-  const char* how = operations[0] == "BatchWriteItem" ? "BatchWriteItem" : "PutItem";
+  const std::string how(plan.operation());
   if (o.json) {
     std::printf(
         "{\"workload\":\"load\",\"label\":\"%s\",\"items\":%llu,\"requests\":%zu,\"seconds\":%.3f,"
         "\"items_per_s\":%.1f,\"operation\":\"%s\",\"p50_ms\":%.4f,\"p99_ms\":%.4f,\"errors\":%llu,"
         "\"error_types\":%s}\n",
-        json_escape(o.label).c_str(), static_cast<unsigned long long>(items), bodies.size(), seconds,
-        static_cast<double>(items) / seconds, how, static_cast<double>(totals.latency.quantile(0.5)) / 1e6,
+        json_escape(o.label).c_str(), static_cast<unsigned long long>(items), plan.size(), seconds,
+        static_cast<double>(items) / seconds, how.c_str(), static_cast<double>(totals.latency.quantile(0.5)) / 1e6,
         static_cast<double>(totals.latency.quantile(0.99)) / 1e6, static_cast<unsigned long long>(totals.errors),
         error_types_json(totals).c_str());
   } else {
     std::printf("load %s: %llu items (%s, %s) in %.2f s: %.0f items/s with %s over %u conns, errors %llu%s\n",
                 o.label.c_str(), static_cast<unsigned long long>(items), o.shape.table.c_str(),
-                o.shape.query_table.c_str(), seconds, static_cast<double>(items) / seconds, how, workers,
+                o.shape.query_table.c_str(), seconds, static_cast<double>(items) / seconds, how.c_str(), workers,
                 static_cast<unsigned long long>(totals.errors),
                 totals.errors ? (" [" + error_summary(totals) + "]").c_str() : "");
   }
@@ -534,10 +551,48 @@ asio::awaitable<int> load(const Options& o) {
   co_return totals.errors == 0 ? 0 : 3;
 }
 
-int run_load(const Options& o) {
+// The number in `"name":123` of a JSON body (0 when absent).
+std::uint64_t json_number(std::string_view body, std::string_view name) {
+  std::string needle(1, '"');
+  needle.append(name).append("\":");
+  const auto at = body.find(needle);
+  if (at == std::string_view::npos) return 0;
+  return std::strtoull(std::string(body.substr(at + needle.size(), 24)).c_str(), nullptr, 10);
+}
+
+// What DescribeTable says of the two tables: items and their bytes by
+// DynamoDB's item-size rules (names plus values), the "raw" size the on-disk
+// size is compared with.
+asio::awaitable<int> sizes(const Options& o) {
+  auto executor = co_await asio::this_coro::executor;
+  Signer signer(o.access_key, o.secret_key, o.region);
+  Connection control(executor, resolve(o));
+  std::uint64_t items = 0;
+  std::uint64_t bytes = 0;
+  for (const std::string& table : {o.shape.table, o.shape.query_table}) {
+    Call d = co_await call(control, signer, o, "DescribeTable", R"({"TableName":")" + table + "\"}");
+    if (d.status != 200) {
+      std::fprintf(stderr, "DescribeTable %s failed: %s %s\n", table.c_str(), d.error_type.c_str(), d.body.c_str());
+      co_return 2;
+    }
+    items += json_number(d.body, "ItemCount");
+    bytes += json_number(d.body, "TableSizeBytes");
+  }
+  if (o.json) {
+    std::printf("{\"workload\":\"sizes\",\"label\":\"%s\",\"items\":%llu,\"item_bytes\":%llu}\n",
+                json_escape(o.label).c_str(), static_cast<unsigned long long>(items),
+                static_cast<unsigned long long>(bytes));
+  } else {
+    std::printf("%s: %llu items, %llu bytes by DynamoDB's item-size rules\n", o.label.c_str(),
+                static_cast<unsigned long long>(items), static_cast<unsigned long long>(bytes));
+  }
+  co_return 0;
+}
+
+int run_to_end(asio::awaitable<int> (*job)(const Options&), const Options& o) {
   asio::io_context io(1);
   int rc = 1;
-  asio::co_spawn(io, load(o), [&rc](std::exception_ptr e, int result) {
+  asio::co_spawn(io, job(o), [&rc](std::exception_ptr e, int result) {
     if (e) std::rethrow_exception(e);
     rc = result;
   });
@@ -732,7 +787,8 @@ std::optional<Options> parse_options(int argc, char** argv) {
       "dynamod-loadgen: closed-loop load for DynamoDB's JSON protocol.\n"
       "Usage: dynamod-loadgen WORKLOAD [options] [-- command for startup]\n"
       "Workloads: " + std::string(workload_names()) + ";\n"
-      "also: load (create and fill the tables), wait (until ListTables answers 200),\n"
+      "also: load (create and fill the tables), sizes (items and item bytes of the tables, from\n"
+      "DescribeTable), wait (until ListTables answers 200),\n"
       "startup (spawn the command after --, time spawn -> first 200, repeat),\n"
       "selftest (check the histogram and the signing, no server).\n\nOptions");
   // clang-format off
@@ -776,7 +832,8 @@ int main_impl(int argc, char** argv) {
   std::optional<Options> options = parse_options(argc, argv);
   if (!options) return 0;
   const Options& o = *options;
-  if (o.mode == "load") return run_load(o);
+  if (o.mode == "load") return run_to_end(load, o);
+  if (o.mode == "sizes") return run_to_end(sizes, o);
   if (o.mode == "wait") return run_wait(o);
   if (o.mode == "startup") return run_startup(o);
   if (o.mode == "selftest") return run_selftest(o);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What one feature costs dynamod itself: the same workload against two
 # configurations, alternating A and B for ROUNDS rounds so that drift on a
-# shared machine hits both alike, then the median requests/s of each and B/A.
+# shared machine hits both alike, then the medians of each (requests/s, and the
+# server's CPU microseconds per request) and B/A.
 #
 #   bench/overhead.sh metering      GetItem and PutItem, --metering on (B) vs off (A)
 #   bench/overhead.sh streams       PutItem to a table with a NEW_AND_OLD_IMAGES stream (B)
@@ -9,7 +10,7 @@
 #   bench/overhead.sh baseline BIN  GetItem and PutItem, build/dynamod (B) vs another
 #                                   build (A), e.g. one from before a feature landed
 #
-# Environment: ROUNDS=5 DURATION=5 WARMUP=1 CONNS=16 KEYS=10000 MODE=in-memory|durable
+# Environment: ROUNDS=5 DURATION=5 WARMUP=1 CONNS=16 KEYS=10000 MODE=in-memory|durable WORKLOADS="get put"
 #              DYNAMOD=build/dynamod LOADGEN=build/dynamod-loadgen PORT=18500
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,21 +51,37 @@ stop() {
   SERVER_PID=""
 }
 
-# rps WORKLOAD [loadgen args...]: requests per second of one run.
+CLK_TCK="$(getconf CLK_TCK)"
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }  # utime + stime
+
+# rps WORKLOAD [loadgen args...]: one run's requests per second and the server's CPU
+# microseconds per request (the second moves less on a noisy machine: it does not
+# depend on how much CPU the server got, only on what each request cost it).
 rps() {
-  local workload="$1"; shift
-  "$LOADGEN" "$workload" --port "$PORT" --conns "$CONNS" --duration "$DURATION" --warmup "$WARMUP" \
-    --keys "$KEYS" --json "$@" | sed -n 's/.*"rps":\([0-9.]*\).*/\1/p'
+  local workload="$1" t0 t1 line
+  shift
+  t0="$(cpu_ticks "$SERVER_PID")"
+  line="$("$LOADGEN" "$workload" --port "$PORT" --conns "$CONNS" --duration "$DURATION" --warmup "$WARMUP" \
+    --keys "$KEYS" --json "$@")"
+  t1="$(cpu_ticks "$SERVER_PID")"
+  # The CPU time covers the warm-up too: count its requests at the measured rate.
+  awk -v r="$(sed -n 's/.*"rps":\([0-9.]*\).*/\1/p' <<<"$line")" -v d="$DURATION" -v w="$WARMUP" \
+    -v c="$((t1 - t0))" -v hz="$CLK_TCK" 'BEGIN { printf "%.1f %.1f\n", r, 1e6 * c / hz / (r * (d + w)) }'
 }
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# median COLUMN <FILE
+median() { awk -v c="$1" '{ print $c }' | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # report LABEL_A LABEL_B FILE_A FILE_B WORKLOAD
 report() {
-  local a b
-  a="$(median <"$3")"; b="$(median <"$4")"
-  printf '%-8s %-28s %10.0f   %-28s %10.0f   B/A %.3f   (rounds: %s / %s)\n' "$5" "A: $1" "$a" "B: $2" "$b" \
-    "$(awk -v a="$a" -v b="$b" 'BEGIN { print b / a }')" "$(tr '\n' ' ' <"$3")" "$(tr '\n' ' ' <"$4")"
+  local a b ca cb
+  a="$(median 1 <"$3")"; b="$(median 1 <"$4")"
+  ca="$(median 2 <"$3")"; cb="$(median 2 <"$4")"
+  printf '%-8s %-28s %8.0f/s %6.1f us   %-28s %8.0f/s %6.1f us   req/s B/A %.3f   CPU per request B/A %.3f\n' \
+    "$5" "A: $1" "$a" "$ca" "B: $2" "$b" "$cb" \
+    "$(awk -v a="$a" -v b="$b" 'BEGIN { print b / a }')" "$(awk -v a="$ca" -v b="$cb" 'BEGIN { print b / a }')"
+  printf '         rounds A: %s\n         rounds B: %s\n' "$(awk '{ printf "%.0f/%.1f ", $1, $2 }' <"$3")" \
+    "$(awk '{ printf "%.0f/%.1f ", $1, $2 }' <"$4")"
 }
 
 echo "dynamod overhead: $WHAT, $MODE, $ROUNDS rounds of ${DURATION}s, $CONNS connections ($(nproc) cores)"
@@ -77,7 +94,7 @@ case "$WHAT" in
       A_BIN="${2:?baseline needs the other dynamod binary}"; A_ARGS=(); A_LABEL="$A_BIN"
       B_BIN="$DYNAMOD"; B_ARGS=(); B_LABEL="$DYNAMOD"
     fi
-    for workload in get put; do
+    for workload in ${WORKLOADS:-get put}; do
       : >"$TMP/a"; : >"$TMP/b"
       for _ in $(seq 1 "$ROUNDS"); do
         start "$A_BIN" "${A_ARGS[@]}"; rps "$workload" >>"$TMP/a"; stop

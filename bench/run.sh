@@ -10,6 +10,9 @@
 #   MODES="in-memory durable"                    dynamod --in-memory / --data-dir; DynamoDB Local -inMemory / -dbPath
 #   SERVERS="dynamod ddb-local"                  drop ddb-local to benchmark dynamod alone
 #   STARTUP_RUNS=20 DDB_STARTUP_RUNS=5           startup-time repetitions (0 skips)
+#   NGINX=1                                      measure nginx's static answer, the HTTP ceiling (0 skips)
+#   SCALE_KEYS=1000000 SCALE_WORKLOADS="get query"  dynamod --data-dir with this many items per table:
+#                                                on-disk size, RSS, latency at scale (0 skips)
 #   DYNAMOD=build/dynamod LOADGEN=build/dynamod-loadgen DYNAMOD_ARGS=  (extra dynamod flags)
 #   QUIET_WAIT=60                                before each run, wait up to this many seconds for the
 #                                                rest of the machine to be idle (0: don't wait)
@@ -28,6 +31,9 @@ SERVERS="${SERVERS:-dynamod ddb-local}"
 STARTUP_RUNS="${STARTUP_RUNS:-20}"
 QUIET_WAIT="${QUIET_WAIT:-60}"
 DDB_STARTUP_RUNS="${DDB_STARTUP_RUNS:-5}"
+NGINX="${NGINX:-1}"
+SCALE_KEYS="${SCALE_KEYS:-1000000}"
+SCALE_WORKLOADS="${SCALE_WORKLOADS:-get query}"
 DYNAMOD="${DYNAMOD:-build/dynamod}"
 LOADGEN="${LOADGEN:-build/dynamod-loadgen}"
 DYNAMOD_ARGS="${DYNAMOD_ARGS:-}"
@@ -76,6 +82,9 @@ free_port() {
 jfield() { sed -n "s/.*\"$2\":\"\{0,1\}\([^,\"}]*\).*/\1/p" <<<"$1"; }
 jdash() { local v; v="$(jfield "$1" "$2")"; echo "${v:--}"; }
 jerrtypes() { sed -n 's/.*"error_types":{\([^}]*\)}.*/\1/p' <<<"$1" | tr -d '"' | sed 's/:/ /g; s/,/, /g'; }
+
+# shellcheck source=bench/nginx-lib.sh
+. bench/nginx-lib.sh
 
 CLK_TCK="$(getconf CLK_TCK)"
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }  # utime + stime
@@ -218,16 +227,75 @@ startup_times() {
   fi
 }
 
+# The HTTP ceiling: nginx's static answer to GET / with the same client.
+bench_nginx() {
+  local nginx port line
+  nginx="$(nginx_binary)"
+  port="$(free_port "${PORT:-18400}")"
+  log "nginx (static file) on 127.0.0.1:$port"
+  nginx_start "$nginx" "$TMP/nginx" "$port" auto
+  SERVER_PID="$NGINX_PID"
+  PIDS+=("$SERVER_PID")
+  "$LOADGEN" wait --port "$port" --probe get --timeout 20 >/dev/null
+  wait_quiet "$SERVER_PID"
+  line="$(loadgen raw-get --port "$port" --conns "$CONNS" --duration "$DURATION" --warmup "$WARMUP" --label nginx \
+    --json 2>>"$RESULTS/loadgen-stderr.log")" || line=""
+  [ -n "$line" ] || line='{"workload":"raw-get","rps":0,"errors":-1,"error_types":{"no result":1}}'
+  RES["nginx|raw-get"]="$line"
+  echo "{\"mode\":\"static\",$(cut -c2- <<<"$line")" >>"$RAW"
+  log "  raw-get: $(jfield "$line" rps) req/s p50 $(jfield "$line" p50_ms) ms p99 $(jfield "$line" p99_ms) ms errors $(jfield "$line" errors)"
+  stop_server
+}
+
+# dynamod at scale: SCALE_KEYS items per table on disk; what the files take, and how
+# latency compares with the runs on KEYS items.
+bench_scale() {
+  local port line dir="$TMP/dynamod-scale" w
+  port="$(free_port "${PORT:-18400}")"
+  log "dynamod (durable) with $SCALE_KEYS items per table on 127.0.0.1:$port"
+  rm -rf "$dir"
+  "$DYNAMOD" --port "$port" --log-level warn --data-dir "$dir" $DYNAMOD_ARGS >"$RESULTS/dynamod-scale.log" 2>&1 &
+  SERVER_PID=$!
+  PIDS+=("$SERVER_PID")
+  "$LOADGEN" wait --port "$port" --timeout 30 >/dev/null
+  wait_quiet "$SERVER_PID"
+  line="$(timeout --kill-after=5 3600 "$LOADGEN" load --port "$port" --keys "$SCALE_KEYS" --conns "$CONNS" \
+    --label dynamod --json 2>>"$RESULTS/loadgen-stderr.log")" || true
+  [ -n "$line" ] || line='{"workload":"load","items_per_s":0,"errors":-1,"error_types":{"no result":1}}'
+  RES["scale|load"]="$line"
+  echo "{\"mode\":\"scale\",$(cut -c2- <<<"$line")" >>"$RAW"
+  log "  load: $(jfield "$line" items) items in $(jfield "$line" seconds) s, errors $(jfield "$line" errors)"
+  INFO[scale_rss_loaded]="$(rss_kib "$SERVER_PID" VmRSS)"
+  INFO[scale_item_bytes]="$(jfield "$("$LOADGEN" sizes --port "$port" --json)" item_bytes)"
+  INFO[scale_disk_bytes]="$(du -sb "$dir" | cut -f1)"
+  for w in $SCALE_WORKLOADS; do
+    wait_quiet "$SERVER_PID"
+    line="$(loadgen "$w" --port "$port" --keys "$SCALE_KEYS" --conns "$CONNS" --duration "$DURATION" \
+      --warmup "$WARMUP" --label dynamod --json 2>>"$RESULTS/loadgen-stderr.log")" || true
+    [ -n "$line" ] || line="{\"workload\":\"$w\",\"rps\":0,\"errors\":-1,\"error_types\":{\"no result\":1}}"
+    RES["scale|$w"]="$line"
+    echo "{\"mode\":\"scale\",$(cut -c2- <<<"$line")" >>"$RAW"
+    log "  $w: $(jfield "$line" rps) req/s p50 $(jfield "$line" p50_ms) ms p99 $(jfield "$line" p99_ms) ms errors $(jfield "$line" errors)"
+  done
+  INFO[scale_rss_peak]="$(rss_kib "$SERVER_PID" VmHWM)"
+  INFO[scale_rss_anon]="$(rss_kib "$SERVER_PID" RssAnon)"
+  INFO[scale_rss_file]="$(rss_kib "$SERVER_PID" RssFile)"
+  stop_server
+  rm -rf "$dir"
+}
+
 # ---------------------------------------------------------------- run
 
 LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
 log "results in $RESULTS; $(nproc) cores; load average $LOAD_BEFORE"
+[ "$NGINX" = 1 ] && bench_nginx
 for mode in $MODES; do
   rm -rf "$TMP/dynamod-data" "$TMP/ddb-local-data"
   for server in $SERVERS; do bench_server "$server" "$mode"; done
   # Startup with existing data needs the durable data dir, so time startup after the durable runs.
   if [ "$mode" = durable ] || [ "$MODES" = in-memory ]; then startup_times; fi
 done
+[ "$SCALE_KEYS" -gt 0 ] && bench_scale
 
 # ---------------------------------------------------------------- report
 
@@ -318,5 +386,105 @@ report() {
   done
 }
 
-report | tee "$RESULTS/table.txt"
+# rps_of KEY: the req/s of a run without errors, or nothing.
+rps_of() {
+  local line="${RES[$1]:-}"
+  [ -n "$line" ] && [ "$(jfield "$line" errors)" = 0 ] && jfield "$line" rps
+  return 0
+}
+
+report_ceiling() {
+  local n="${RES["nginx|raw-get"]:-}" rn g
+  [ -n "$n" ] || return 0
+  rn="$(rps_of "nginx|raw-get")"
+  echo
+  printf "HTTP ceiling: nginx's static answer to GET /, %s req/s (p50/p99 %.2f / %.2f ms, errors %s)\n" \
+    "$(printf "%.0f" "${rn:-0}")" "$(jfield "$n" p50_ms)" "$(jfield "$n" p99_ms)" "$(jfield "$n" errors)"
+  for mode in $MODES; do
+    g="$(rps_of "dynamod|$mode|get")"
+    [ -n "$g" ] && [ -n "$rn" ] &&
+      printf "  dynamod GetItem (%s): %.0f%% of it\n" "$mode" "$(awk -v a="$g" -v b="$rn" 'BEGIN { print 100 * a / b }')"
+  done
+}
+
+report_scale() {
+  local l="${RES["scale|load"]:-}" w base at
+  [ -n "$l" ] || return 0
+  echo
+  printf "At scale: dynamod --data-dir, %s items (%s per table) loaded in %.0f s (%.0f items/s, errors %s)\n" \
+    "$(jfield "$l" items)" "$SCALE_KEYS" "$(jfield "$l" seconds)" "$(jfield "$l" items_per_s)" "$(jfield "$l" errors)"
+  printf "  on disk %s MiB; the items take %s MiB by DynamoDB's size rules (TableSizeBytes): %s\n" \
+    "$(mib $(( ${INFO[scale_disk_bytes]:-0} / 1024 )))" "$(mib $(( ${INFO[scale_item_bytes]:-0} / 1024 )))" \
+    "$(awk -v d="${INFO[scale_disk_bytes]:-0}" -v i="${INFO[scale_item_bytes]:-0}" 'BEGIN { if (i > 0) printf "%.2fx", d / i; else print "-" }')"
+  printf "  RSS after loading %s MiB; at the end %s MiB of heap (RssAnon) + %s MiB of mapped data file (RssFile); peak %s MiB\n" \
+    "$(mib "${INFO[scale_rss_loaded]:-0}")" "$(mib "${INFO[scale_rss_anon]:-0}")" "$(mib "${INFO[scale_rss_file]:-0}")" \
+    "$(mib "${INFO[scale_rss_peak]:-0}")"
+  printf "  %-10s %10s %10s %10s %10s %10s\n" workload "items" "req/s" "p50 ms" "p99 ms" "p99.9 ms"
+  for w in $SCALE_WORKLOADS; do
+    for at in "dynamod|durable|$w:$KEYS" "scale|$w:$SCALE_KEYS"; do
+      base="${RES[${at%%:*}]:-}"
+      [ -n "$base" ] || continue
+      printf "  %-10s %10s %10.0f %10.2f %10.2f %10.2f\n" "$w" "${at##*:}" "$(jfield "$base" rps)" \
+        "$(jfield "$base" p50_ms)" "$(jfield "$base" p99_ms)" "$(jfield "$base" p999_ms)"
+    done
+  done
+}
+
+# target LABEL VALUE OP LIMIT UNIT: one line of the targets check (OP: ge or le).
+target() {
+  local label="$1" value="$2" op="$3" limit="$4" unit="$5" verdict
+  if [ -z "$value" ]; then
+    printf "  %-6s %-52s %s\n" "-" "$label" "(not measured)"
+    return
+  fi
+  verdict="$(awk -v v="$value" -v l="$limit" -v op="$op" 'BEGIN { ok = (op == "ge") ? v >= l : v <= l; print ok ? "met" : "MISSED" }')"
+  printf "  %-6s %-52s %s%s (target %s %s%s)\n" "$verdict" "$label" "$(printf "%.2f" "$value")" "$unit" \
+    "$([ "$op" = ge ] && echo ">=" || echo "<=")" "$limit" "$unit"
+}
+
+ratio_of() {  # ratio_of KEY_A KEY_B
+  local a b
+  a="$(rps_of "$1")"; b="$(rps_of "$2")"
+  [ -n "$a" ] && [ -n "$b" ] && awk -v a="$a" -v b="$b" 'BEGIN { if (b > 0) print a / b }'
+  return 0
+}
+
+report_targets() {
+  local mode w x line
+  echo
+  echo "Targets (issue 8)"
+  [ -n "${RES["nginx|raw-get"]:-}" ] &&
+    target "GetItem in memory vs nginx's static answer" "$(ratio_of "dynamod|in-memory|get" "nginx|raw-get")" ge 0.5 x
+  if [ "$has_ddb" = 1 ]; then
+    for mode in $MODES; do
+      for w in get put query update mix; do
+        x=5
+        [ "$w" = put ] && [ "$mode" = durable ] && x=20
+        [ -n "${RES["dynamod|$mode|$w"]:-}" ] &&
+          target "$w vs DynamoDB Local ($mode)" "$(ratio_of "dynamod|$mode|$w" "ddb-local|$mode|$w")" ge "$x" x
+      done
+    done
+  fi
+  for mode in $MODES; do
+    for w in get query; do
+      line="${RES["dynamod|$mode|$w"]:-}"
+      [ -n "$line" ] && target "$w p99 latency, $CONNS connections ($mode)" "$(jfield "$line" p99_ms)" le 2 " ms"
+    done
+  done
+  line="${INFO[startup_dynamod_mem]:-}"
+  [ -n "$line" ] && target "startup to first answer (--in-memory, median)" "$(jfield "$line" median_ms)" le 20 " ms"
+  line="${INFO[startup_dynamod_disk]:-}"
+  [ -n "$line" ] && target "startup to first answer (--data-dir, median)" "$(jfield "$line" median_ms)" le 20 " ms"
+  for mode in $MODES; do
+    [ -n "${INFO["dynamod|$mode|rss_idle"]:-}" ] || continue
+    target "idle RSS ($mode)" "$(awk -v k="${INFO["dynamod|$mode|rss_idle"]}" 'BEGIN { print k / 1024 }')" le 10 " MiB"
+    target "peak RSS under the loads ($mode)" "$(awk -v k="${INFO["dynamod|$mode|rss_peak"]}" 'BEGIN { print k / 1024 }')" le 64 " MiB"
+  done
+  if [ -n "${INFO[scale_item_bytes]:-}" ] && [ "${INFO[scale_item_bytes]}" -gt 0 ]; then
+    target "on-disk size / item bytes, $SCALE_KEYS items per table" \
+      "$(awk -v d="${INFO[scale_disk_bytes]}" -v i="${INFO[scale_item_bytes]}" 'BEGIN { print d / i }')" le 2 x
+  fi
+}
+
+{ report; report_ceiling; report_scale; report_targets; } | tee "$RESULTS/table.txt"
 echo "(raw results: $RAW)"
