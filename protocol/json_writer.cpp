@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include "protocol/base64.h"
 
@@ -47,14 +49,40 @@ void JsonWriter::base64(std::string_view bytes) {
   out_.push_back('"');
 }
 
+namespace {
+
+// True when one of the eight bytes of `w` must be escaped in a JSON string: a
+// control character (< 0x20), '"' or '\\'. Bit tricks on a whole word, since
+// item text is long and almost never needs escaping; a borrow can only flag a
+// byte above one that really matches, and the caller then looks byte by byte.
+bool needs_escape(std::uint64_t w) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+  constexpr std::uint64_t kHighs = 0x8080808080808080ull;
+  auto has_zero_byte = [](std::uint64_t v) { return (v - kOnes) & ~v & kHighs; };
+  return (((w - 0x20 * kOnes) & ~w & kHighs) | has_zero_byte(w ^ (0x22 * kOnes)) | has_zero_byte(w ^ (0x5C * kOnes))) != 0;
+}
+
+bool needs_escape(unsigned char c) { return c < 0x20 || c == '"' || c == '\\'; }
+
+}  // namespace
+
 void JsonWriter::append_escaped(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::size_t run_start = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(s.data() + run_start, i - run_start);
-    run_start = i + 1;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    if (i + 8 <= s.size()) {
+      std::uint64_t w;
+      std::memcpy(&w, s.data() + i, 8);
+      if (!needs_escape(w)) {
+        i += 8;
+        continue;
+      }
+    }
+    const unsigned char c = static_cast<unsigned char>(s[i++]);
+    if (!needs_escape(c)) continue;
+    out.append(s.data() + run_start, i - 1 - run_start);
+    run_start = i;
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
