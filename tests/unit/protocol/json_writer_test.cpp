@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <map>
 #include <random>
 #include <string>
 
@@ -9,26 +10,21 @@
 namespace dynamod {
 namespace {
 
-// The escaping rules written the plain way, one byte at a time.
+// The escaping rules written the plain way, one byte at a time: RFC 8259's
+// two-character escapes where it has one, \u00XX for other control characters.
 std::string reference_escape(std::string_view s) {
+  const std::map<unsigned char, std::string_view> short_forms = {
+      {'"', "\\\""}, {'\\', "\\\\"}, {'\n', "\\n"}, {'\r', "\\r"}, {'\t', "\\t"}, {'\b', "\\b"}, {'\f', "\\f"}};
   std::string out;
   for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out.push_back(static_cast<char>(c));
-        }
+    if (auto it = short_forms.find(c); it != short_forms.end()) {
+      out += it->second;
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out.push_back(static_cast<char>(c));
     }
   }
   return out;
