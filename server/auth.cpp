@@ -94,9 +94,12 @@ std::variant<AuthResult, ApiError> Authenticator::authenticate(const HttpRequest
   }
   sigv4::ParsedAuthorization parsed = sigv4::parse_authorization(header);
   if (parsed.bad_token) {
-    return incomplete("'" + std::string(*parsed.bad_token) +
-                      "' not a valid key=value pair (missing equal-sign) in Authorization header: '" +
-                      std::string(header) + "'.");
+    std::string message(1, '\'');
+    message.append(*parsed.bad_token)
+        .append("' not a valid key=value pair (missing equal-sign) in Authorization header: '")
+        .append(header)
+        .append("'.");
+    return incomplete(std::move(message));
   }
   std::string_view amz_date;
   if (auto it = request.find("x-amz-date"); it != request.end()) {
