@@ -150,49 +150,68 @@ stop_server() {
 declare -A RES
 declare -A INFO
 
-bench_server() {  # bench_server NAME MODE
-  local name="$1" mode="$2" port line w
-  port="$(free_port "${PORT:-18400}")"
-  log "$name ($mode) on 127.0.0.1:$port"
-  start_server "$name" "$mode" "$port"
-  INFO["$name|$mode|rss_idle"]="$(rss_kib "$SERVER_PID" VmRSS)"
+declare -A SERVER_PIDS SERVER_PORTS  # server name -> its PID and port while a mode runs
+
+# run_workload NAME MODE WORKLOAD: one measured run against one (loaded) server.
+run_workload() {
+  local name="$1" mode="$2" w="$3" port="${SERVER_PORTS[$1]}" line ticks0 t0 ticks1 t1 busy0 busy1
+  SERVER_PID="${SERVER_PIDS[$name]}"
   wait_quiet "$SERVER_PID"
-  line="$(loadgen load --port "$port" --keys "$KEYS" --conns "$CONNS" --label "$name" --json 2>>"$RESULTS/loadgen-stderr.log")" ||
-    true
-  [ -n "$line" ] || line='{"workload":"load","items_per_s":0,"errors":-1,"error_types":{"no result":1}}'
-  echo "{\"mode\":\"$mode\",$(cut -c2- <<<"$line")" >>"$RAW"
-  RES["$name|$mode|load"]="$line"
-  INFO["$name|$mode|rss_loaded"]="$(rss_kib "$SERVER_PID" VmRSS)"
-  log "  load: $(jfield "$line" items_per_s) items/s with $(jfield "$line" operation), errors $(jfield "$line" errors)"
-  for w in $WORKLOADS; do
-    local ticks0 t0 ticks1 t1 busy0 busy1
-    wait_quiet "$SERVER_PID"
-    ticks0="$(cpu_ticks "$SERVER_PID")"; t0="$(date +%s.%N)"; busy0="$(machine_busy_ticks)"
-    line="$(loadgen "$w" --port "$port" --keys "$KEYS" --conns "$CONNS" --duration "$DURATION" --warmup "$WARMUP" \
-      --label "$name" --json 2>>"$RESULTS/loadgen-stderr.log")" || true
-    if [ -z "$line" ] || ! kill -0 "$SERVER_PID" 2>/dev/null; then
-      log "  $w: no result$(kill -0 "$SERVER_PID" 2>/dev/null || echo "; the server died (see $RESULTS)")"
-      line="{\"workload\":\"$w\",\"rps\":0,\"errors\":-1,\"error_types\":{\"no result\":1}}"
-      if ! kill -0 "$SERVER_PID" 2>/dev/null; then  # restart it, with its data, for the next workloads
-        start_server "$name" "$mode" "$port"
-        loadgen load --port "$port" --keys "$KEYS" --conns "$CONNS" >/dev/null 2>&1 || true
-      fi
+  ticks0="$(cpu_ticks "$SERVER_PID")"; t0="$(date +%s.%N)"; busy0="$(machine_busy_ticks)"
+  line="$(loadgen "$w" --port "$port" --keys "$KEYS" --conns "$CONNS" --duration "$DURATION" --warmup "$WARMUP" \
+    --label "$name" --json 2>>"$RESULTS/loadgen-stderr.log")" || true
+  if [ -z "$line" ] || ! kill -0 "$SERVER_PID" 2>/dev/null; then
+    log "  $name $w: no result$(kill -0 "$SERVER_PID" 2>/dev/null || echo "; the server died (see $RESULTS)")"
+    line="{\"workload\":\"$w\",\"rps\":0,\"errors\":-1,\"error_types\":{\"no result\":1}}"
+    if ! kill -0 "$SERVER_PID" 2>/dev/null; then  # restart it, with its data, for the next workloads
+      start_server "$name" "$mode" "$port"
+      SERVER_PIDS[$name]="$SERVER_PID"
+      loadgen load --port "$port" --keys "$KEYS" --conns "$CONNS" >/dev/null 2>&1 || true
     fi
-    ticks1="$(cpu_ticks "$SERVER_PID")"; t1="$(date +%s.%N)"; busy1="$(machine_busy_ticks)"
-    # Over the whole run (warm-up included), in % of one core: the server's CPU, and what the
-    # rest of the machine used besides the server and the load generator (noise when not ~0).
-    INFO["$name|$mode|$w|cpu"]="$(awk -v a="$ticks0" -v b="$ticks1" -v s="$t0" -v e="$t1" -v hz="$CLK_TCK" \
-      'BEGIN { if (e > s) printf "%.0f", 100 * (b - a) / hz / (e - s); else print 0 }')"
-    INFO["$name|$mode|$w|other"]="$(awk -v a="$ticks0" -v b="$ticks1" -v s="$t0" -v e="$t1" -v hz="$CLK_TCK" \
-      -v m0="$busy0" -v m1="$busy1" -v c="$(jfield "$line" client_cpu_total_s)" \
-      'BEGIN { o = ((m1 - m0) - (b - a)) / hz - c; if (o < 0) o = 0; if (e > s) printf "%.0f", 100 * o / (e - s); else print 0 }')"
-    RES["$name|$mode|$w"]="$line"
+  fi
+  ticks1="$(cpu_ticks "$SERVER_PID")"; t1="$(date +%s.%N)"; busy1="$(machine_busy_ticks)"
+  # Over the whole run (warm-up included), in % of one core: the server's CPU, and what the
+  # rest of the machine used besides the server and the load generator (noise when not ~0).
+  INFO["$name|$mode|$w|cpu"]="$(awk -v a="$ticks0" -v b="$ticks1" -v s="$t0" -v e="$t1" -v hz="$CLK_TCK" \
+    'BEGIN { if (e > s) printf "%.0f", 100 * (b - a) / hz / (e - s); else print 0 }')"
+  INFO["$name|$mode|$w|other"]="$(awk -v a="$ticks0" -v b="$ticks1" -v s="$t0" -v e="$t1" -v hz="$CLK_TCK" \
+    -v m0="$busy0" -v m1="$busy1" -v c="$(jfield "$line" client_cpu_total_s)" \
+    'BEGIN { o = ((m1 - m0) - (b - a)) / hz - c; if (o < 0) o = 0; if (e > s) printf "%.0f", 100 * o / (e - s); else print 0 }')"
+  RES["$name|$mode|$w"]="$line"
+  echo "{\"mode\":\"$mode\",$(cut -c2- <<<"$line")" >>"$RAW"
+  log "  $name $w: $(jfield "$line" rps) req/s p50 $(jfield "$line" p50_ms) ms p99 $(jfield "$line" p99_ms) ms errors $(jfield "$line" errors) $(jerrtypes "$line")"
+}
+
+# bench_mode MODE: starts every server and loads each (the others idle), then runs each
+# workload on each server in turn, so that the figures compared in one row are taken
+# seconds apart: this machine's speed drifts from one minute to the next.
+bench_mode() {
+  local mode="$1" name port line w
+  for name in $SERVERS; do
+    port="$(free_port "${PORT:-18400}")"
+    log "$name ($mode) on 127.0.0.1:$port"
+    start_server "$name" "$mode" "$port"
+    SERVER_PIDS[$name]="$SERVER_PID"
+    SERVER_PORTS[$name]="$port"
+    INFO["$name|$mode|rss_idle"]="$(rss_kib "$SERVER_PID" VmRSS)"
+    wait_quiet "$SERVER_PID"
+    line="$(loadgen load --port "$port" --keys "$KEYS" --conns "$CONNS" --label "$name" --json \
+      2>>"$RESULTS/loadgen-stderr.log")" || true
+    [ -n "$line" ] || line='{"workload":"load","items_per_s":0,"errors":-1,"error_types":{"no result":1}}'
     echo "{\"mode\":\"$mode\",$(cut -c2- <<<"$line")" >>"$RAW"
-    log "  $w: $(jfield "$line" rps) req/s p50 $(jfield "$line" p50_ms) ms p99 $(jfield "$line" p99_ms) ms errors $(jfield "$line" errors) $(jerrtypes "$line")"
+    RES["$name|$mode|load"]="$line"
+    INFO["$name|$mode|rss_loaded"]="$(rss_kib "$SERVER_PID" VmRSS)"
+    log "  load: $(jfield "$line" items_per_s) items/s with $(jfield "$line" operation), errors $(jfield "$line" errors)"
   done
-  INFO["$name|$mode|rss_now"]="$(rss_kib "$SERVER_PID" VmRSS)"
-  INFO["$name|$mode|rss_peak"]="$(rss_kib "$SERVER_PID" VmHWM)"
-  stop_server
+  for w in $WORKLOADS; do
+    for name in $SERVERS; do run_workload "$name" "$mode" "$w"; done
+  done
+  for name in $SERVERS; do
+    SERVER_PID="${SERVER_PIDS[$name]}"
+    INFO["$name|$mode|rss_now"]="$(rss_kib "$SERVER_PID" VmRSS)"
+    INFO["$name|$mode|rss_peak"]="$(rss_kib "$SERVER_PID" VmHWM)"
+    stop_server
+  done
 }
 
 startup_times() {
@@ -291,7 +310,7 @@ log "results in $RESULTS; $(nproc) cores; load average $LOAD_BEFORE"
 [ "$NGINX" = 1 ] && bench_nginx
 for mode in $MODES; do
   rm -rf "$TMP/dynamod-data" "$TMP/ddb-local-data"
-  for server in $SERVERS; do bench_server "$server" "$mode"; done
+  bench_mode "$mode"
   # Startup with existing data needs the durable data dir, so time startup after the durable runs.
   if [ "$mode" = durable ] || [ "$MODES" = in-memory ]; then startup_times; fi
 done
