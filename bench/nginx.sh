@@ -16,8 +16,8 @@ DYNAMOD="${DYNAMOD:-build/dynamod}"
 LOADGEN="${LOADGEN:-build/dynamod-loadgen}"
 [ -x "$LOADGEN" ] || { echo "nginx.sh: $LOADGEN is missing; build with: make bench" >&2; exit 1; }
 
-# shellcheck source=bench/nginx-lib.sh
-. bench/nginx-lib.sh
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 NGINX="$(nginx_binary)"
 
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/dynamod-nginx.XXXXXX")"
@@ -34,11 +34,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-free_port() {
-  local p="$1"
-  while ss -Hltn "sport = :$p" | grep -q .; do p=$((p + 1)); done
-  echo "$p"
-}
 run() { timeout --kill-after=5 "$(awk -v d="$DURATION" -v w="$WARMUP" 'BEGIN { printf "%d", d + w + 60 }')" "$LOADGEN" "$@"; }
 
 port="$(free_port "${PORT:-18480}")"

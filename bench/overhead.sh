@@ -51,8 +51,8 @@ stop() {
   SERVER_PID=""
 }
 
-CLK_TCK="$(getconf CLK_TCK)"
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }  # utime + stime
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 
 # rps WORKLOAD [loadgen args...]: one run's requests per second and the server's CPU
 # microseconds per request (the second moves less on a noisy machine: it does not

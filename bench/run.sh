@@ -71,23 +71,15 @@ trap 'exit 130' INT TERM
 
 log() { echo "[$(date +%H:%M:%S)] $*" >&2; }
 
-# The first port from $1 up that nothing listens on (loopback only).
-free_port() {
-  local p="$1"
-  while ss -Hltn "sport = :$p" | grep -q .; do p=$((p + 1)); done
-  echo "$p"
-}
 
 # A field of a flat JSON line: jfield LINE NAME
 jfield() { sed -n "s/.*\"$2\":\"\{0,1\}\([^,\"}]*\).*/\1/p" <<<"$1"; }
 jdash() { local v; v="$(jfield "$1" "$2")"; echo "${v:--}"; }
 jerrtypes() { sed -n 's/.*"error_types":{\([^}]*\)}.*/\1/p' <<<"$1" | tr -d '"' | sed 's/:/ /g; s/,/, /g'; }
 
-# shellcheck source=bench/nginx-lib.sh
-. bench/nginx-lib.sh
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 
-CLK_TCK="$(getconf CLK_TCK)"
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }  # utime + stime
 machine_busy_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }  # all but idle, iowait
 rss_kib() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
 mib() { awk -v k="${1:-0}" 'BEGIN { printf "%.0f", k / 1024 }'; }

@@ -33,6 +33,21 @@ BatchGetTable decode_get_table(std::string name, json::value& v) {
   return t;
 }
 
+// The item under `member` of a PutRequest or DeleteRequest, which must be there.
+Item required_item(json::value& request, std::string_view member, std::string_view path) {
+  std::optional<Item> item;
+  for (auto field : json::read_object(request)) {
+    std::string_view key = field.unescaped_key().value();
+    json::value value = field.value();
+    if (key == member && !json::is_null(value)) item = decode_item(value);
+  }
+  if (!item) {
+    throw ApiError::validation("1 validation error detected: Value null at 'requestItems.member." + std::string(path) +
+                               "' failed to satisfy constraint: Member must not be null");
+  }
+  return std::move(*item);
+}
+
 BatchWriteRequest decode_write_request(json::value& v) {
   BatchWriteRequest r;
   for (auto field : json::read_object(v)) {
@@ -40,34 +55,9 @@ BatchWriteRequest decode_write_request(json::value& v) {
     json::value value = field.value();
     if (json::is_null(value)) continue;
     if (key == "PutRequest") {
-      r.put_item.emplace();
-      bool has_item = false;
-      for (auto member : json::read_object(value)) {
-        std::string_view mkey = member.unescaped_key().value();
-        json::value mvalue = member.value();
-        if (mkey == "Item" && !json::is_null(mvalue)) {
-          r.put_item = decode_item(mvalue);
-          has_item = true;
-        }
-      }
-      if (!has_item) {
-        throw ApiError::validation("1 validation error detected: Value null at 'requestItems.member.putRequest.item' "
-                                   "failed to satisfy constraint: Member must not be null");
-      }
+      r.put_item = required_item(value, "Item", "putRequest.item");
     } else if (key == "DeleteRequest") {
-      bool has_key = false;
-      for (auto member : json::read_object(value)) {
-        std::string_view mkey = member.unescaped_key().value();
-        json::value mvalue = member.value();
-        if (mkey == "Key" && !json::is_null(mvalue)) {
-          r.delete_key = decode_item(mvalue);
-          has_key = true;
-        }
-      }
-      if (!has_key) {
-        throw ApiError::validation("1 validation error detected: Value null at 'requestItems.member.deleteRequest.key' "
-                                   "failed to satisfy constraint: Member must not be null");
-      }
+      r.delete_key = required_item(value, "Key", "deleteRequest.key");
     }
   }
   return r;

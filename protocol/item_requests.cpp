@@ -3,6 +3,7 @@
 #include "protocol/attribute_json.h"
 #include "protocol/expr/legacy_json.h"
 #include "protocol/table_requests.h"
+#include "protocol/utf8.h"
 
 namespace dynamod {
 namespace decode {
@@ -10,6 +11,16 @@ namespace decode {
 std::optional<std::string> optional_string(json::value& v) {
   if (json::is_null(v)) return std::nullopt;
   return std::string(json::read_string(v));
+}
+
+void check_client_request_token(const std::optional<std::string>& token, ConstraintErrors& errors, int rank) {
+  if (!token) return;
+  const std::size_t length = code_points(*token);
+  if (length < 1) {
+    errors.add(*token, "clientRequestToken", "Member must have length greater than or equal to 1", rank);
+  } else if (length > 36) {
+    errors.add(*token, "clientRequestToken", "Member must have length less than or equal to 36", rank);
+  }
 }
 
 ReturnValues return_values(json::value& v, ConstraintErrors& errors) {

@@ -92,6 +92,8 @@ bool return_values_on_condition_failure(json::value& v, ConstraintErrors& errors
 std::optional<expr::NameMap> attribute_names(json::value& v);
 std::optional<expr::ValueMap> attribute_values(json::value& v);
 std::optional<std::string> optional_string(json::value& v);
+// ClientRequestToken (TransactWriteItems, ExecuteTransaction): 1 to 36 characters.
+void check_client_request_token(const std::optional<std::string>& token, ConstraintErrors& errors, int rank = 0);
 std::optional<Item> optional_item(json::value& v);
 bool optional_bool(json::value& v);
 // A member shared by every write (TableName, conditions, placeholders, Return*).

@@ -1,15 +1,10 @@
 #include "protocol/settings_requests.h"
 
 #include "protocol/item_requests.h"
+#include "protocol/utf8.h"
 
 namespace dynamod {
 namespace {
-
-std::size_t characters(std::string_view utf8) {
-  std::size_t n = 0;
-  for (unsigned char c : utf8) n += (c & 0xC0) != 0x80;  // count lead bytes
-  return n;
-}
 
 bool allowed_tag_text(std::string_view s) {
   for (unsigned char c : s) {
@@ -32,10 +27,10 @@ void check_tags(const std::vector<Tag>& tags, const char* path) {
     const Tag& t = tags[i];
     std::string member = std::string(path) + "." + std::to_string(i + 1) + ".member.";
     constexpr std::string_view kPattern = "Member must satisfy regular expression pattern: ^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$";
-    if (characters(t.key) < 1) errors.add(t.key, member + "key", "Member must have length greater than or equal to 1");
-    if (characters(t.key) > 128) errors.add(t.key, member + "key", "Member must have length less than or equal to 128");
+    if (code_points(t.key) < 1) errors.add(t.key, member + "key", "Member must have length greater than or equal to 1");
+    if (code_points(t.key) > 128) errors.add(t.key, member + "key", "Member must have length less than or equal to 128");
     if (!allowed_tag_text(t.key)) errors.add(t.key, member + "key", kPattern);
-    if (characters(t.value) > 256) errors.add(t.value, member + "value", "Member must have length less than or equal to 256");
+    if (code_points(t.value) > 256) errors.add(t.value, member + "value", "Member must have length less than or equal to 256");
     if (!allowed_tag_text(t.value)) errors.add(t.value, member + "value", kPattern);
   }
   errors.throw_if_any();

@@ -99,12 +99,7 @@ TransactWriteItemsRequest decode_transact_write_items(json::object body) {
   }
   if (!has_items) errors.add_null("transactItems", "Member must not be null");
   else check_action_count(r.actions.size(), errors);
-  if (r.client_request_token && r.client_request_token->size() > 36) {
-    errors.add(*r.client_request_token, "clientRequestToken", "Member must have length less than or equal to 36");
-  }
-  if (r.client_request_token && r.client_request_token->empty()) {
-    errors.add("", "clientRequestToken", "Member must have length greater than or equal to 1");
-  }
+  decode::check_client_request_token(r.client_request_token, errors);
   errors.throw_if_any();
   return r;
 }

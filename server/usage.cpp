@@ -83,7 +83,7 @@ void account_key(OperationContext& ctx, std::string_view operation, const Table&
   use.table = table.schema.name;
   use.shape = metering::item_shape(operation, table.schema.name, key.partition.name, *partition,
                                    key.sort ? std::string_view(key.sort->name) : std::string_view(), sort);
-  ctx.ledger.record_pattern(ctx.scope.ns(), use, consumed);
+  ctx.ledger.record_pattern(ctx.scope.ns(), std::move(use), consumed);
 }
 
 }  // namespace
@@ -117,7 +117,7 @@ void account_read(OperationContext& ctx, std::string_view operation, const Table
                                   : metering::scan_shape(target, filtered);
   use.items_read = static_cast<std::uint64_t>(result.scanned);
   use.items_returned = static_cast<std::uint64_t>(result.count);
-  ctx.ledger.record_pattern(ctx.scope.ns(), use, result.consumed);
+  ctx.ledger.record_pattern(ctx.scope.ns(), std::move(use), result.consumed);
 }
 
 TablePtr find_table(const OperationContext& ctx, const std::string& name_or_arn) {

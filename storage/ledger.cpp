@@ -184,9 +184,9 @@ void Ledger::record(std::string_view ns, std::string_view operation, const Consu
   }
 }
 
-void Ledger::record_pattern(std::string_view ns, const PatternUse& use, const ConsumedCapacity& consumed) {
+void Ledger::record_pattern(std::string_view ns, PatternUse use, const ConsumedCapacity& consumed) {
   if (!recording_) return;
-  PatternKey key{std::string(ns), std::string(use.table), use.shape};
+  PatternKey key{std::string(ns), std::string(use.table), std::move(use.shape)};
   std::lock_guard lock(mutex_);
   LivePattern& live = patterns_[std::move(key)];
   PatternTotals& t = live.totals;

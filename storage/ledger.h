@@ -89,7 +89,7 @@ class Ledger {
   // The units of one request against one table and its indexes.
   void record(std::string_view ns, std::string_view operation, const ConsumedCapacity& consumed,
               std::int64_t now_ms);
-  void record_pattern(std::string_view ns, const PatternUse& use, const ConsumedCapacity& consumed);
+  void record_pattern(std::string_view ns, PatternUse use, const ConsumedCapacity& consumed);
 
   // Saves what changed since the last save (on the writer thread).
   void save(WriteContext& ctx);

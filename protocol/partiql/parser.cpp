@@ -5,6 +5,8 @@
 #include <charconv>
 #include <iterator>
 
+#include "protocol/utf8.h"
+
 namespace dynamod::partiql {
 namespace {
 
@@ -442,11 +444,7 @@ class Parser {
   }
 
   std::uint32_t characters(std::uint32_t begin, std::uint32_t end) const {
-    std::uint32_t n = 0;
-    for (std::uint32_t i = begin; i < end; ++i) {
-      if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) ++n;
-    }
-    return n;
+    return static_cast<std::uint32_t>(code_points(text_.substr(begin, end - begin)));
   }
 
   NodeId primary() {

@@ -2,6 +2,7 @@
 
 #include "protocol/attribute_json.h"
 #include "protocol/item_requests.h"
+#include "protocol/utf8.h"
 
 namespace dynamod::partiql {
 namespace {
@@ -15,12 +16,6 @@ enum Rank : int {
   kRankToken = 2,
   kRankLimit = decode::kRankConsumedCapacity + 1
 };
-
-std::size_t characters(std::string_view s) {
-  std::size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
-}
 
 Parameters decode_parameters(json::value& v) {
   Parameters out;
@@ -54,7 +49,7 @@ bool statement_member(std::string_view key, json::value& value, StatementRequest
 void check_statement(const std::optional<std::string>& text, const std::string& path, ConstraintErrors& errors) {
   if (!text) {
     errors.add_null(path, "Member must not be null", kRankStatement);
-  } else if (characters(*text) > kMaxStatementLength) {
+  } else if (code_points(*text) > kMaxStatementLength) {
     errors.add(*text, path, "Member must have length less than or equal to 8192", kRankStatement);
   }
 }
@@ -161,16 +156,7 @@ ExecuteTransactionRequest decode_execute_transaction(json::object body) {
   } else {
     check_count(r.statements.size(), kMaxTransactionStatements, "transactStatements", "TransactStatements", errors);
   }
-  if (r.client_request_token) {
-    const std::size_t length = characters(*r.client_request_token);
-    if (length < 1) {
-      errors.add(*r.client_request_token, "clientRequestToken", "Member must have length greater than or equal to 1",
-                 kRankToken);
-    } else if (length > kMaxClientRequestTokenLength) {
-      errors.add(*r.client_request_token, "clientRequestToken", "Member must have length less than or equal to 36",
-                 kRankToken);
-    }
-  }
+  decode::check_client_request_token(r.client_request_token, errors, kRankToken);
   errors.throw_if_any();
   return r;
 }

@@ -16,7 +16,6 @@ namespace dynamod::partiql {
 inline constexpr std::size_t kMaxStatementLength = 8192;  // characters
 inline constexpr std::size_t kMaxBatchStatements = 25;
 inline constexpr std::size_t kMaxTransactionStatements = 100;
-inline constexpr std::size_t kMaxClientRequestTokenLength = 36;
 
 // A statement and what the request adds to it. ConsistentRead is not part of
 // a transaction's statements; ReturnValuesOnConditionCheckFailure is accepted

@@ -1,5 +1,16 @@
-# Sourced by bench/run.sh and bench/nginx.sh: nginx as the HTTP ceiling, a tiny
-# static file answered over keep-alive connections.
+# Sourced by the bench scripts: helpers they share, and nginx as the HTTP
+# ceiling (a tiny static file answered over keep-alive connections).
+
+CLK_TCK="$(getconf CLK_TCK)"
+# A process's CPU time so far, in clock ticks (utime + stime); 0 once it is gone.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+
+# The first port from $1 up that nothing listens on (loopback only).
+free_port() {
+  local p="$1"
+  while ss -Hltn "sport = :$p" | grep -q .; do p=$((p + 1)); done
+  echo "$p"
+}
 
 # The nginx binary, installed from Debian when missing (without starting its service).
 nginx_binary() {
