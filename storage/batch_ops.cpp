@@ -104,9 +104,9 @@ BatchGetResult batch_get_item(Store& store, const Scope& scope, const BatchGetIt
       if (!record) continue;
       JsonWriter out;
       if (plan.projection) {
-        encode_item(out, expr::project(items::decode(*record), *plan.projection));
+        encode_item(out, expr::project(items::decode(*record, store.names()), *plan.projection));
       } else {
-        items::write_json(out, *record);
+        items::write_json(out, *record, store.names());
       }
       items.push_back(out.take());
     }

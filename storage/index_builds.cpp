@@ -84,13 +84,13 @@ class IndexJob final : public WriteJob {
     for (; entry && entry->first.substr(0, table_prefix.size()) == table_prefix && seen < kChunk;
          entry = cursor.next(), ++seen) {
       resume_after_ = std::string(entry->first);
-      Item item = items::decode(entry->second);
+      Item item = items::decode(entry->second, ctx.store().names());
       try {
         indexes::check_index_keys(table.schema, item);
       } catch (const ApiError&) {
         continue;  // keys that do not fit the new index: not indexed (the service skips them too)
       }
-      if (auto e = indexes::entry_for(table.schema, index, item)) entries.push_back(std::move(*e));
+      if (auto e = indexes::entry_for(table.schema, index, item, ctx.store().names())) entries.push_back(std::move(*e));
     }
     bool finished = seen < kChunk;
     for (const auto& e : entries) {

@@ -85,7 +85,8 @@ std::string component(const TableSchema& table, const IndexSchema& index, const 
   return out;
 }
 
-std::optional<Entry> entry_for(const TableSchema& table, const IndexSchema& index, const Item& item) {
+std::optional<Entry> entry_for(const TableSchema& table, const IndexSchema& index, const Item& item,
+                                AttributeNames& names) {
   if (!in_index(index, item)) return std::nullopt;
   const AttributeValue& partition = *item.find(index.key.partition.name);
   std::string tail = component(table, index, item);
@@ -97,7 +98,7 @@ std::optional<Entry> entry_for(const TableSchema& table, const IndexSchema& inde
   entry.stored_key = keys::to_stored_key(std::move(entry.stored_key));
   Item projected = project(table, index, item);
   entry.size = metering::item_size(projected);
-  entry.record = items::encode(projected, static_cast<std::uint32_t>(entry.size), image);
+  entry.record = items::encode(projected, static_cast<std::uint32_t>(entry.size), image, items::key_names(index.key), names);
   return entry;
 }
 

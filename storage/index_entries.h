@@ -16,6 +16,7 @@
 
 #include "protocol/attribute_value.h"
 #include "protocol/table_schema.h"
+#include "storage/attribute_names.h"
 
 namespace dynamod::indexes {
 
@@ -38,7 +39,8 @@ bool in_index(const IndexSchema& index, const Item& item);
 Item project(const TableSchema& table, const IndexSchema& index, const Item& item);
 
 // The entry of `item` in `index`, or nullopt if the item is not in it.
-std::optional<Entry> entry_for(const TableSchema& table, const IndexSchema& index, const Item& item);
+std::optional<Entry> entry_for(const TableSchema& table, const IndexSchema& index, const Item& item,
+                                AttributeNames& names);
 
 // The bytes after the index partition prefix for an item with these key
 // attributes (table and index keys): where a Query resumes.

@@ -37,8 +37,8 @@ void ItemChange::plan(WriteContext& ctx, CollectionSizes& sizes) {
       IndexWrite w;
       w.index = &index;
       w.global = global;
-      if (old_) w.old_entry = indexes::entry_for(schema, index, *old_);
-      if (new_) w.new_entry = indexes::entry_for(schema, index, *new_);
+      if (old_) w.old_entry = indexes::entry_for(schema, index, *old_, ctx.store().names());
+      if (new_) w.new_entry = indexes::entry_for(schema, index, *new_, ctx.store().names());
       if (w.old_entry && w.new_entry) {
         if (w.old_entry->stored_key != w.new_entry->stored_key) {
           w.writes = 2;
@@ -100,7 +100,7 @@ void ItemChange::apply(WriteContext& ctx) {
     keys.set(table_.schema.key.partition.name, at_.key.partition);
     if (table_.schema.key.sort) keys.set(table_.schema.key.sort->name, *at_.key.sort);
     // Writes prepared before the stream was enabled may not have kept their item.
-    if (!new_ && !new_record_.empty()) new_ = items::decode(new_record_);
+    if (!new_ && !new_record_.empty()) new_ = items::decode(new_record_, ctx.store().names());
     // The old item is decoded whenever the table has a stream (see item_ops.cpp).
     streams::record_change(ctx, table_, keys, old_ ? &*old_ : nullptr, new_ ? &*new_ : nullptr, by_ttl_);
   }

@@ -2,10 +2,16 @@
 
 #include <stdexcept>
 
+#include "storage/key_codec.h"
+
 namespace dynamod::items {
 namespace {
 
-constexpr std::uint8_t kFormat = 1;
+// Format 1 (before the name dictionary): a u32 size and every name spelled out.
+constexpr std::uint8_t kFormatSpelledNames = 1;
+constexpr std::uint8_t kFormat = 2;
+// A top-level S or B key attribute's tag: its value is in the key image.
+constexpr std::uint8_t kKeyPartFlag = 0x80;
 
 void put_varint(std::string& out, std::uint64_t v) {
   while (v >= 0x80) {
@@ -27,6 +33,48 @@ void put_attributes(std::string& out, const Map& map) {
   for (const auto& [name, value] : map) {
     put_bytes(out, name);
     put_value(out, value);
+  }
+}
+
+// Where a key attribute's value sits in the key image, if the record can
+// refer to it there instead of holding it twice: S and B values only (N keys
+// are short, and rendering one from its sortable form would cost every read).
+std::optional<std::size_t> key_part_offset(const AttributeValue& value, std::string_view key_image,
+                                           std::size_t offset) {
+  if (value.type() != AttributeType::S && value.type() != AttributeType::B) return std::nullopt;
+  if (offset > key_image.size()) return std::nullopt;
+  std::string scratch;
+  std::string_view in_image = keys::sortable_bytes(key_image.substr(offset), scratch);
+  if (in_image != (value.type() == AttributeType::S ? value.as_string() : value.as_binary())) return std::nullopt;
+  return offset;
+}
+
+void put_top_level_attributes(std::string& out, const Map& map, std::string_view key_image, KeyNames key,
+                              AttributeNames& names) {
+  // The sort key's encoding follows the partition key's in the image.
+  std::size_t sort_offset = 0;
+  if (!key.sort.empty()) {
+    if (const AttributeValue* partition = map.find(key.partition)) {
+      sort_offset = keys::sortable_length(key_image, partition->type());
+    }
+  }
+  put_varint(out, map.size());
+  for (const auto& [name, value] : map) {
+    if (std::optional<std::uint32_t> id = names.id_of(name)) {
+      put_varint(out, std::uint64_t{*id} + 1);
+    } else {
+      out.push_back(0);
+      put_bytes(out, name);
+    }
+    std::optional<std::size_t> offset;
+    if (name == key.partition) offset = key_part_offset(value, key_image, 0);
+    if (!key.sort.empty() && name == key.sort) offset = key_part_offset(value, key_image, sort_offset);
+    if (offset) {
+      out.push_back(static_cast<char>(kKeyPartFlag | static_cast<std::uint8_t>(value.type())));
+      put_varint(out, *offset);
+    } else {
+      put_value(out, value);
+    }
   }
 }
 
@@ -61,11 +109,15 @@ void put_value(std::string& out, const AttributeValue& value) {
 // Reads a record; throws on corruption (which would be a bug or a damaged file).
 class Reader {
  public:
-  explicit Reader(std::string_view data) : data_(data) {}
+  Reader(std::string_view data, const AttributeNames* names) : data_(data), names_(names) {}
 
   std::uint8_t byte() {
     need(1);
     return static_cast<std::uint8_t>(data_[pos_++]);
+  }
+  std::uint8_t peek() {
+    need(1);
+    return static_cast<std::uint8_t>(data_[pos_]);
   }
   std::uint64_t varint() {
     std::uint64_t v = 0;
@@ -95,11 +147,37 @@ class Reader {
     if (t > static_cast<std::uint8_t>(AttributeType::M)) throw std::runtime_error("corrupt item record: tag");
     return static_cast<AttributeType>(t);
   }
+  // Reads the format byte and the metered size.
+  std::uint32_t size_header() {
+    format_ = byte();
+    if (format_ == kFormat) return static_cast<std::uint32_t>(varint());
+    if (format_ == kFormatSpelledNames) return u32();
+    throw std::runtime_error("corrupt item record: format");
+  }
   // Reads the header and returns the key image.
   std::string_view header() {
-    if (byte() != kFormat) throw std::runtime_error("corrupt item record: format");
-    u32();
-    return bytes();
+    size_header();
+    image_ = bytes();
+    return image_;
+  }
+  // A top-level value that refers to the key image: its type and its bytes.
+  std::optional<std::pair<AttributeType, std::string_view>> key_part(std::string& scratch) {
+    if (format_ == kFormatSpelledNames || (peek() & kKeyPartFlag) == 0) return std::nullopt;
+    auto type = static_cast<AttributeType>(byte() & ~kKeyPartFlag);
+    std::uint64_t offset = varint();
+    if ((type != AttributeType::S && type != AttributeType::B) || offset >= image_.size() ||
+        image_.find('\0', offset) == std::string_view::npos) {
+      throw std::runtime_error("corrupt item record: key part");
+    }
+    return std::pair{type, keys::sortable_bytes(image_.substr(offset), scratch)};
+  }
+  // The name of a top-level attribute: a dictionary number (+1), or 0 and the name.
+  std::string_view top_level_name() {
+    if (format_ == kFormatSpelledNames) return bytes();
+    std::uint64_t ref = varint();
+    if (ref == 0) return bytes();
+    if (names_ == nullptr || ref > UINT32_MAX) throw std::runtime_error("corrupt item record: name number");
+    return names_->name_of(static_cast<std::uint32_t>(ref - 1));
   }
 
  private:
@@ -107,7 +185,10 @@ class Reader {
     if (n > data_.size() - pos_) throw std::runtime_error("corrupt item record: truncated");
   }
   std::string_view data_;
+  const AttributeNames* names_;
+  std::string_view image_;
   std::size_t pos_ = 0;
+  std::uint8_t format_ = kFormat;
 };
 
 AttributeValue read_value(Reader& in);
@@ -119,6 +200,24 @@ Map read_attributes(Reader& in) {
   for (std::uint64_t i = 0; i < n; ++i) {
     std::string name(in.bytes());
     map.append_sorted(std::move(name), read_value(in));
+  }
+  return map;
+}
+
+Map read_top_level_attributes(Reader& in) {
+  Map map;
+  std::uint64_t n = in.varint();
+  map.reserve(n);
+  std::string scratch;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    std::string name(in.top_level_name());
+    if (auto part = in.key_part(scratch)) {
+      std::string bytes(part->second);
+      map.append_sorted(std::move(name), part->first == AttributeType::S ? AttributeValue::string(std::move(bytes))
+                                                                          : AttributeValue::binary(std::move(bytes)));
+    } else {
+      map.append_sorted(std::move(name), read_value(in));
+    }
   }
   return map;
 }
@@ -172,6 +271,28 @@ void write_attributes_json(JsonWriter& out, Reader& in) {
   out.end_object();
 }
 
+void write_top_level_attributes_json(JsonWriter& out, Reader& in) {
+  out.begin_object();
+  std::uint64_t n = in.varint();
+  std::string scratch;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    out.key(in.top_level_name());
+    if (auto part = in.key_part(scratch)) {
+      out.begin_object();
+      out.key(type_name(part->first));
+      if (part->first == AttributeType::S) {
+        out.string(part->second);
+      } else {
+        out.base64(part->second);
+      }
+      out.end_object();
+    } else {
+      write_value_json(out, in);
+    }
+  }
+  out.end_object();
+}
+
 void write_value_json(JsonWriter& out, Reader& in) {
   AttributeType type = in.tag();
   out.begin_object();
@@ -211,37 +332,37 @@ void write_value_json(JsonWriter& out, Reader& in) {
 
 }  // namespace
 
-std::string encode(const Item& item, std::uint32_t metered_size, std::string_view key_image) {
+std::string encode(const Item& item, std::uint32_t metered_size, std::string_view key_image, KeyNames key,
+                   AttributeNames& names) {
   std::string out;
   out.reserve(64 + key_image.size());
   out.push_back(static_cast<char>(kFormat));
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((metered_size >> (8 * i)) & 0xFF));
+  put_varint(out, metered_size);
   put_bytes(out, key_image);
-  put_attributes(out, item);
+  put_top_level_attributes(out, item, key_image, key, names);
   return out;
 }
 
-Item decode(std::string_view record) {
-  Reader in(record);
+Item decode(std::string_view record, const AttributeNames& names) {
+  Reader in(record, &names);
   in.header();
-  return read_attributes(in);
+  return read_top_level_attributes(in);
 }
 
 std::string_view key_image(std::string_view record) {
-  Reader in(record);
+  Reader in(record, nullptr);
   return in.header();
 }
 
 std::uint32_t metered_size(std::string_view record) {
-  Reader in(record);
-  if (in.byte() != kFormat) throw std::runtime_error("corrupt item record: format");
-  return in.u32();
+  Reader in(record, nullptr);
+  return in.size_header();
 }
 
-void write_json(JsonWriter& out, std::string_view record) {
-  Reader in(record);
+void write_json(JsonWriter& out, std::string_view record, const AttributeNames& names) {
+  Reader in(record, &names);
   in.header();
-  write_attributes_json(out, in);
+  write_top_level_attributes_json(out, in);
 }
 
 }  // namespace dynamod::items

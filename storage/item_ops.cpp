@@ -31,9 +31,9 @@ std::optional<std::string_view> find_record(const lmdb::TxnBase& txn, lmdb::Dbi 
   return record;
 }
 
-std::string render_record(std::string_view record) {
+std::string render_record(std::string_view record, const AttributeNames& names) {
   JsonWriter out;
-  items::write_json(out, record);
+  items::write_json(out, record, names);
   return out.take();
 }
 
@@ -60,14 +60,17 @@ struct OldItem {
   std::optional<Item> item;
   std::uint64_t size = 0;
 
-  OldItem(WriteContext& ctx, const ItemLocation& at, bool decode) {
+  const AttributeNames& names;
+
+  OldItem(WriteContext& ctx, const ItemLocation& at, bool decode) : names(ctx.store().names()) {
     record = find_record(ctx.txn(), ctx.dbs().items, at);
     if (!record) return;
     size = items::metered_size(*record);
-    if (decode) item = items::decode(*record);
+    if (decode) item = items::decode(*record, ctx.store().names());
   }
   bool exists() const { return record.has_value(); }
   const Item* get() const { return item ? &*item : nullptr; }
+  std::string json() const { return render_record(*record, names); }
 };
 
 // Evaluates a write's condition; on failure fills `result` with the service's
@@ -75,7 +78,7 @@ struct OldItem {
 bool check_condition(const PreparedWrite& w, const OldItem& old, WriteItemResult& result) {
   if (w.condition.empty() || expr::evaluate(w.condition, old.get())) return true;
   ApiError error = w.condition_failure.value_or(ApiError::conditional_check_failed());
-  if (w.return_old_on_condition_failure && old.exists()) error.set_extra_json("\"Item\":" + render_record(*old.record));
+  if (w.return_old_on_condition_failure && old.exists()) error.set_extra_json("\"Item\":" + old.json());
   result.failure = std::move(error);
   return false;
 }
@@ -159,8 +162,8 @@ GetItemResult get_item(Store& store, const Scope& scope, const GetItemRequest& r
     auto txn = store.read();
     if (auto record = find_record(txn, store.dbs().items, at)) {
       size = items::metered_size(*record);
-      result.item_json = projection ? render_item(expr::project(items::decode(*record), *projection))
-                                    : render_record(*record);
+      result.item_json = projection ? render_item(expr::project(items::decode(*record, store.names()), *projection))
+                                    : render_record(*record, store.names());
     }
   }
   // Projections do not reduce the cost: the whole item is read.
@@ -185,7 +188,8 @@ PreparedPut prepare_put_item(Store& store, const Scope& scope, PutItemRequest re
   indexes::check_index_keys(table->schema, item);
   put.size = metering::item_size(item);
   check_item_size(put.size);
-  put.record = items::encode(item, static_cast<std::uint32_t>(put.size), put.write.location.key_image);
+  put.record = items::encode(item, static_cast<std::uint32_t>(put.size), put.write.location.key_image,
+                              items::key_names(table->schema.key), store.names());
   if (has_indexes(*table)) put.item = std::move(item);
   return put;
 }
@@ -232,7 +236,7 @@ PlannedWrite plan_put_item(WriteContext& ctx, const PreparedPut& put, Collection
   OldItem old(ctx, w.location, !w.condition.empty() || has_indexes(*planned.table));
   result.consumed.table_write_units = metering::write_units(std::max(old.size, put.size), transactional);
   if (!check_condition(w, old, result)) return planned;
-  if (w.return_values == ReturnValues::AllOld && old.exists()) result.attributes_json = render_record(*old.record);
+  if (w.return_values == ReturnValues::AllOld && old.exists()) result.attributes_json = old.json();
   plan_change(ctx, planned, w, old, put.item, put.record, put.size, sizes);
   return planned;
 }
@@ -246,7 +250,7 @@ PlannedWrite plan_delete_item(WriteContext& ctx, const PreparedDelete& del, Coll
   result.consumed.table_write_units = metering::write_units(old.size, transactional);
   if (!check_condition(w, old, result)) return planned;
   if (!old.exists()) return planned;
-  if (w.return_values == ReturnValues::AllOld) result.attributes_json = render_record(*old.record);
+  if (w.return_values == ReturnValues::AllOld) result.attributes_json = old.json();
   plan_change(ctx, planned, w, old, std::nullopt, {}, 0, sizes);
   return planned;
 }
@@ -293,7 +297,8 @@ PlannedWrite plan_update_item(WriteContext& ctx, const PreparedUpdate& update, C
       break;
     }
   }
-  std::string record = items::encode(item, static_cast<std::uint32_t>(size), w.location.key_image);
+  std::string record = items::encode(item, static_cast<std::uint32_t>(size), w.location.key_image,
+                                       items::key_names(w.location.table->schema.key), ctx.store().names());
   try {
     plan_change(ctx, planned, w, old, std::move(item), std::move(record), size, sizes);
   } catch (const ApiError& e) {

@@ -85,6 +85,24 @@ std::size_t sortable_length(std::string_view encoded, AttributeType type) {
   return encoded.size();
 }
 
+std::string_view sortable_bytes(std::string_view encoded, std::string& scratch) {
+  std::size_t zero = encoded.find('\0');
+  if (zero == std::string_view::npos) return encoded;  // not an encoding; callers check lengths
+  if (zero + 1 == encoded.size() || encoded[zero + 1] != '\xFF') return encoded.substr(0, zero);
+  scratch.clear();
+  for (std::size_t i = 0; i < encoded.size(); ++i) {
+    if (encoded[i] != '\0') {
+      scratch.push_back(encoded[i]);
+    } else if (i + 1 < encoded.size() && encoded[i + 1] == '\xFF') {
+      scratch.push_back('\0');
+      ++i;
+    } else {
+      break;
+    }
+  }
+  return scratch;
+}
+
 std::string sortable_prefix(std::string_view prefix) {
   std::string out;
   append_escaped_bytes(out, prefix);

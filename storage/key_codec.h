@@ -39,6 +39,10 @@ void append_sortable(std::string& out, const AttributeValue& value);
 // self-delimiting); `type` says which kind of value it encodes.
 std::size_t sortable_length(std::string_view encoded, AttributeType type);
 
+// The bytes of the S or B value whose sortable encoding starts `encoded`: a
+// view into `encoded` when the value has no zero byte, else into `scratch`.
+std::string_view sortable_bytes(std::string_view encoded, std::string& scratch);
+
 // The sortable encoding of a prefix of an S or B value, without terminator:
 // every value starting with `prefix` encodes to bytes starting with this.
 std::string sortable_prefix(std::string_view prefix);

@@ -93,7 +93,7 @@ void Maintenance::sweep_table(WriteContext& ctx, const Table& table) {
     int seen = 0;
     for (; entry && entry->first.substr(0, prefix.size()) == prefix && seen < kSweepChunk; entry = cursor.next(), ++seen) {
       position = std::string(entry->first);
-      Item item = items::decode(entry->second);
+      Item item = items::decode(entry->second, ctx.store().names());
       std::optional<std::int64_t> expiry = epoch_seconds(item, attribute);
       if (expiry && *expiry < now && now - *expiry <= kMaxTtlAgeSeconds) expired.push_back(std::move(item));
     }

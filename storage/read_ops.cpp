@@ -48,8 +48,8 @@ Target target_of(Store& store, const TableSchema& table, const ReadSpec& spec) {
 // projection to what is returned, and stops at Limit or 1 MB.
 class Page {
  public:
-  Page(const ReadSpec& spec, const Target& target, const lmdb::TxnBase& txn, lmdb::Dbi items)
-      : spec_(spec), target_(target), txn_(txn), items_(items) {
+  Page(const ReadSpec& spec, const Target& target, const lmdb::TxnBase& txn, Store& store)
+      : spec_(spec), target_(target), txn_(txn), items_(store.dbs().items), names_(store.names()) {
     if (spec.select != Select::Count) out_.begin_array();
   }
 
@@ -66,7 +66,7 @@ class Page {
     }
     bool needs_item = !spec_.filter.empty() || spec_.projection;
     std::optional<Item> item;
-    if (needs_item) item = items::decode(returned);
+    if (needs_item) item = items::decode(returned, names_);
     if (spec_.filter.empty() || expr::evaluate(spec_.filter, &*item)) {
       ++count_;
       if (spec_.select != Select::Count) {
@@ -75,7 +75,7 @@ class Page {
                                 ? expr::project(*item, *spec_.projection)
                                 : expr::project_named(*item, *spec_.projection, spec_.projection_names));
         } else {
-          items::write_json(out_, returned);
+          items::write_json(out_, returned, names_);
         }
       }
     }
@@ -92,7 +92,7 @@ class Page {
     result.scanned = scanned_;
     if (stopped_early && last_record_) {
       JsonWriter key;
-      encode_item(key, target_.last_key(items::decode(*last_record_)));
+      encode_item(key, target_.last_key(items::decode(*last_record_, names_)));
       result.last_evaluated_key_json = key.take();
     }
     // One rounding over everything the page read, on what was read.
@@ -113,7 +113,7 @@ class Page {
 
   // The table item behind a local index entry; each such read is billed on its own.
   std::optional<std::string_view> fetch_table_item(std::string_view entry) {
-    Item key = key_attributes(target_.table.key, items::decode(entry));
+    Item key = key_attributes(target_.table.key, items::decode(entry, names_));
     const AttributeValue* partition = key.find(target_.table.key.partition.name);
     const AttributeValue* sort = target_.table.key.sort ? key.find(target_.table.key.sort->name) : nullptr;
     auto record = txn_.get(items_, keys::to_stored_key(keys::encode_primary_key(target_.table.id, *partition, sort)));
@@ -125,6 +125,7 @@ class Page {
   const Target& target_;
   const lmdb::TxnBase& txn_;
   lmdb::Dbi items_;
+  const AttributeNames& names_;
   JsonWriter out_;
   std::int64_t count_ = 0;
   std::int64_t scanned_ = 0;
@@ -234,7 +235,7 @@ ReadResult run_query(Store& store, const Table& table, const ReadSpec& spec) {
     scan.start(from, true);
   }
 
-  Page page(spec, target, txn, store.dbs().items);
+  Page page(spec, target, txn, store);
   bool stopped_early = false;
   while (auto entry = scan.next()) {
     // The partition hash matched; make sure the value does too.
@@ -271,7 +272,7 @@ ReadResult run_scan(Store& store, const Table& table, const ReadSpec& spec) {
   auto cursor = txn.cursor(target.dbi);
   auto entry = cursor.seek(start_after ? *start_after : begin);
   if (entry && start_after && entry->first == *start_after) entry = cursor.next();
-  Page page(spec, target, txn, store.dbs().items);
+  Page page(spec, target, txn, store);
   bool stopped_early = false;
   for (; entry && entry->first < end; entry = cursor.next()) {
     if (!page.add(entry->second)) {

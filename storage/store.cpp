@@ -17,7 +17,11 @@ namespace dynamod {
 namespace {
 
 constexpr std::string_view kFormatKey = "format";
-constexpr std::string_view kFormatVersion = "1";
+// 2: item records may refer to the attribute name dictionary. A format 1
+// directory is upgraded in place (its records stay readable), and a dynamod
+// that reads only format 1 then refuses it instead of misreading records.
+constexpr std::string_view kFormatVersion = "2";
+constexpr std::string_view kFormatBeforeNames = "1";
 
 std::filesystem::path make_temp_dir() {
   // tmpfs when there is one: an in-memory database should not touch a disk.
@@ -86,6 +90,7 @@ Store::Store(const StoreOptions& options)
     dbs_.streams = txn.open_db("streams");
     dbs_.stream_records = txn.open_db("stream_records");
     dbs_.ledger = txn.open_db("ledger");
+    dbs_.names = txn.open_db("names");
     next_sequence_ = kFirstSequenceNumber;
     if (auto stored = txn.get(dbs_.meta, kNextSequenceKey); stored && stored->size() == 8) {
       std::uint64_t v = 0;
@@ -93,12 +98,14 @@ Store::Store(const StoreOptions& options)
       next_sequence_ = v;
     }
     auto format = txn.get(dbs_.meta, kFormatKey);
-    if (!format) {
+    if (!format || *format == kFormatBeforeNames) {
       txn.put(dbs_.meta, kFormatKey, kFormatVersion);
     } else if (*format != kFormatVersion) {
       throw std::runtime_error("data directory " + path_.string() + " has format " + std::string(*format) +
-                               ", this dynamod reads format " + std::string(kFormatVersion));
+                               ", this dynamod reads formats " + std::string(kFormatBeforeNames) + " and " +
+                               std::string(kFormatVersion));
     }
+    names_.load(txn, dbs_.names);
     txn.commit();
     load_catalog();
   } catch (...) {

@@ -8,7 +8,8 @@
 // index key -> projected entry), "collections" (table id ‖ partition hash ->
 // item collection size, for tables with local secondary indexes), "tokens"
 // (namespace \0 ClientRequestToken -> expiry and request digest), "streams"
-// and "stream_records" (see streams.h).
+// and "stream_records" (see streams.h), "names" (the attribute name
+// dictionary, see attribute_names.h).
 
 #include <cstdint>
 #include <atomic>
@@ -17,6 +18,7 @@
 #include <memory>
 #include <string>
 
+#include "storage/attribute_names.h"
 #include "storage/catalog.h"
 #include "storage/lmdb.h"
 
@@ -46,6 +48,7 @@ struct Databases {
   lmdb::Dbi streams;         // stream id -> stream descriptor
   lmdb::Dbi stream_records;  // stream id ‖ sequence number -> record
   lmdb::Dbi ledger;          // consumed capacity and access patterns (see ledger.h)
+  lmdb::Dbi names;           // attribute name number -> name
 };
 
 class Store {
@@ -58,6 +61,8 @@ class Store {
   lmdb::Env& env() { return *env_; }
   const Databases& dbs() const { return dbs_; }
   Catalog& catalog() { return catalog_; }
+  // Item records refer to top-level attribute names by number (item_codec.h).
+  AttributeNames& names() { return names_; }
   lmdb::ReadTxn read() { return read_pool_->begin(); }
   const std::filesystem::path& path() const { return path_; }
   std::uint64_t item_collection_limit() const { return item_collection_limit_; }
@@ -89,6 +94,7 @@ class Store {
   std::unique_ptr<lmdb::ReadTxnPool> read_pool_;
   Databases dbs_{};
   Catalog catalog_;
+  AttributeNames names_;
 };
 
 }  // namespace dynamod

@@ -326,7 +326,7 @@ TransactGetResult transact_get(Store& store, const Scope& scope, const TransactG
     }
     JsonWriter out;
     if (plan.projection) {
-      Item projected = expr::project(items::decode(*record), *plan.projection);
+      Item projected = expr::project(items::decode(*record, store.names()), *plan.projection);
       // An item whose projection selects nothing comes back without Item.
       if (projected.empty()) {
         result.items.emplace_back();
@@ -334,7 +334,7 @@ TransactGetResult transact_get(Store& store, const Scope& scope, const TransactG
       }
       encode_item(out, projected);
     } else {
-      items::write_json(out, *record);
+      items::write_json(out, *record, store.names());
     }
     result.items.push_back(out.take());
   }

@@ -29,6 +29,9 @@ void WriteContext::stage_drop(const std::string& ns, const std::string& name) { 
 
 void WriteContext::flush_stats() {
   if (used_sequence_numbers_) store_.save_sequence_number(txn_);
+  // Every job of the group was encoded before this point, so this saves every
+  // name its records refer to.
+  names_saved_ = store_.names().save(txn_, store_.dbs().names);
   for (auto& [key, delta] : stats_) {
     std::int64_t values[2] = {delta.stats->item_count.load() + delta.items,
                               delta.stats->size_bytes.load() + delta.bytes};
@@ -39,6 +42,7 @@ void WriteContext::flush_stats() {
 }
 
 void WriteContext::publish() {
+  store_.names().saved(names_saved_);
   for (auto& [key, delta] : stats_) {
     delta.stats->item_count += delta.items;
     delta.stats->size_bytes += delta.bytes;

@@ -60,8 +60,9 @@ class WriteContext {
     return store_.take_sequence_number();
   }
 
-  // Writes the changed counters into the transaction; then, after commit,
-  // publishes them and runs the after-commit actions.
+  // Writes the changed counters and the newly numbered attribute names into
+  // the transaction; then, after commit, publishes them and runs the
+  // after-commit actions.
   void flush_stats();
   void publish();
 
@@ -76,6 +77,7 @@ class WriteContext {
   lmdb::WriteTxn& txn_;
   WriteQueue& queue_;
   bool used_sequence_numbers_ = false;
+  std::uint32_t names_saved_ = 0;
   std::map<const TableStats*, StatsDelta> stats_;
   std::map<std::pair<std::string, std::string>, TablePtr, std::less<>> staged_tables_;  // nullptr: dropped
   std::vector<std::function<void()>> after_commit_;

@@ -3,8 +3,12 @@
 #include <doctest/doctest.h>
 #include <simdjson.h>
 
+#include <thread>
+#include <vector>
+
 #include "protocol/attribute_json.h"
 #include "storage/item_codec.h"
+#include "storage/key_codec.h"
 
 using namespace dynamod;
 
@@ -34,25 +38,135 @@ TEST_CASE("item codec: every type round-trips") {
     "l": {"L": [{"S": "x"}, {"L": []}, {"M": {}}, {"N": "1"}]},
     "m": {"M": {"z": {"M": {"deep": {"L": [{"NULL": true}]}}}, "a": {"S": "1"}}}
   })");
-  std::string record = items::encode(item, 1234, "key-image");
+  AttributeNames names;
+  std::string record = items::encode(item, 1234, "key-image", {}, names);
   CHECK(items::metered_size(record) == 1234);
   CHECK(items::key_image(record) == "key-image");
-  Item back = items::decode(record);
+  Item back = items::decode(record, names);
   CHECK(back == item);
   JsonWriter direct;
-  items::write_json(direct, record);
+  items::write_json(direct, record, names);
   CHECK(direct.str() == to_json(item));
   // Sets come back normalised: sorted, numbers canonical.
   CHECK(to_json(Item(back)).find(R"("ns":{"NS":["-3","1","10"]})") != std::string::npos);
 }
 
 TEST_CASE("item codec: a corrupt record is an error, not a crash") {
+  AttributeNames names;
   Item item = item_from_json(R"({"a": {"S": "xyz"}, "b": {"L": [{"N": "1"}]}})");
-  std::string record = items::encode(item, 10, "k");
+  std::string record = items::encode(item, 10, "k", {}, names);
   for (std::size_t cut = 0; cut < record.size(); ++cut) {
-    CHECK_THROWS(items::decode(std::string_view(record).substr(0, cut)));
+    CHECK_THROWS(items::decode(std::string_view(record).substr(0, cut), names));
   }
   std::string bad_tag = record;
   bad_tag[bad_tag.size() - 3] = 99;
-  CHECK_THROWS(items::decode(bad_tag));
+  CHECK_THROWS(items::decode(bad_tag, names));
+  // A name number this dictionary never gave out.
+  AttributeNames other;
+  CHECK_THROWS_WITH(items::decode(record, other), doctest::Contains("unknown attribute name number 0"));
+}
+
+namespace {
+
+std::size_t occurrences(std::string_view text, std::string_view part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string_view::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+std::string image_of(const Item& item, std::string_view partition, std::string_view sort = {}) {
+  return keys::key_image(*item.find(partition), sort.empty() ? nullptr : item.find(sort));
+}
+
+}  // namespace
+
+TEST_CASE("item codec: names come from the dictionary and S/B key values from the key image") {
+  AttributeNames names;
+  Item item = item_from_json(R"({"pk": {"S": "user#0001"}, "sk": {"B": "AAEC/w=="}, "name": {"S": "Ann"},
+                                 "m": {"M": {"pk": {"S": "nested names stay spelled out"}}}})");
+  std::string image = image_of(item, "pk", "sk");
+  std::string record = items::encode(item, 77, image, {"pk", "sk"}, names);
+  CHECK(names.size() == 4);  // m, name, pk, sk: top-level names only
+  CHECK(occurrences(record, "user#0001") == 1);  // held once, in the image
+  CHECK(record.find("Ann") != std::string::npos);
+  CHECK(items::decode(record, names) == item);
+  JsonWriter direct;
+  items::write_json(direct, record, names);
+  CHECK(direct.str() == to_json(item));
+  // The same item without key references spells its key values out again.
+  CHECK(items::encode(item, 77, image, {}, names).size() > record.size() + 9);
+}
+
+TEST_CASE("item codec: key values with zero bytes, N keys and keys that are not in the image") {
+  AttributeNames names;
+  Item binary = item_from_json(R"({"k": {"B": "AAAA"}, "s": {"S": "a\u0000b"}})");
+  std::string image = image_of(binary, "k", "s");
+  std::string record = items::encode(binary, 1, image, {"k", "s"}, names);
+  CHECK(items::decode(record, names) == binary);
+  JsonWriter direct;
+  items::write_json(direct, record, names);
+  CHECK(direct.str() == to_json(binary));
+
+  // N keys are stored as values (rendering them from the image would cost reads).
+  Item numeric = item_from_json(R"({"k": {"N": "-12.5"}, "s": {"S": "x"}})");
+  std::string n_record = items::encode(numeric, 1, image_of(numeric, "k", "s"), {"k", "s"}, names);
+  CHECK(occurrences(n_record, "-12.5") == 1);
+  CHECK(occurrences(n_record, "x") == 1);
+  CHECK(items::decode(n_record, names) == numeric);
+
+  // An image that does not hold the value: the value is kept.
+  std::string other = items::encode(numeric, 1, "unrelated", {"s", ""}, names);
+  CHECK(occurrences(other, "x") == 1);
+  CHECK(items::decode(other, names) == numeric);
+}
+
+TEST_CASE("item codec: records of format 1 (before the name dictionary) are still read") {
+  // format 1 | u32 LE size 300 | image "img" | 2 attributes:
+  // "a" = S "xy", "b" = M {"c": BOOL true}
+  static constexpr char kBytes[] = "\x01\x2c\x01\x00\x00\x03img\x02\x01" "a\x00\x02xy\x01" "b\x09\x01\x01" "c\x03\x01";
+  const std::string record(kBytes, sizeof kBytes - 1);
+  REQUIRE(static_cast<int>(AttributeType::S) == 0);
+  REQUIRE(static_cast<int>(AttributeType::BOOL) == 3);
+  REQUIRE(static_cast<int>(AttributeType::M) == 9);
+  AttributeNames names;
+  CHECK(items::metered_size(record) == 300);
+  CHECK(items::key_image(record) == "img");
+  CHECK(items::decode(record, names) == item_from_json(R"({"a": {"S": "xy"}, "b": {"M": {"c": {"BOOL": true}}}})"));
+  JsonWriter direct;
+  items::write_json(direct, record, names);
+  CHECK(direct.str() == R"({"a":{"S":"xy"},"b":{"M":{"c":{"BOOL":true}}}})");
+  CHECK(names.size() == 0);
+}
+
+TEST_CASE("attribute names: numbered once, in order; long names and a full dictionary spell out") {
+  AttributeNames names;
+  CHECK(names.id_of("alpha") == std::optional<std::uint32_t>(0));
+  CHECK(names.id_of("beta") == std::optional<std::uint32_t>(1));
+  CHECK(names.id_of("alpha") == std::optional<std::uint32_t>(0));
+  CHECK(names.name_of(1) == "beta");
+  CHECK_THROWS(names.name_of(2));
+  CHECK(!names.id_of(std::string(AttributeNames::kMaxNameLength + 1, 'n')));
+  CHECK(names.id_of(std::string(AttributeNames::kMaxNameLength, 'n')).has_value());
+  for (std::uint32_t i = names.size(); i < AttributeNames::kCapacity; ++i) names.id_of("name" + std::to_string(i));
+  CHECK(names.size() == AttributeNames::kCapacity);
+  CHECK(!names.id_of("one too many"));
+  CHECK(names.id_of("beta") == std::optional<std::uint32_t>(1));
+  // A record that uses a name past the capacity still round-trips.
+  Item item = item_from_json(R"({"one too many": {"S": "v"}, "alpha": {"N": "1"}})");
+  CHECK(items::decode(items::encode(item, 1, "", {}, names), names) == item);
+}
+
+TEST_CASE("attribute names: threads numbering the same names agree") {
+  AttributeNames names;
+  std::vector<std::vector<std::uint32_t>> seen(4);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < seen.size(); ++t) {
+    threads.emplace_back([&names, &ids = seen[t]] {
+      for (int i = 0; i < 500; ++i) ids.push_back(*names.id_of("attr" + std::to_string(i % 250)));
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  CHECK(names.size() == 250);
+  for (const auto& ids : seen) CHECK(ids == seen.front());
+  for (int i = 0; i < 250; ++i) CHECK(names.name_of(seen.front()[static_cast<std::size_t>(i)]) == "attr" + std::to_string(i));
 }
