@@ -52,7 +52,7 @@ std::optional<Config> parse_config(int argc, char** argv) {
     ("host", po::value(&config.host)->default_value(config.host), "Address to listen on (0.0.0.0 for all interfaces).")
     ("port", po::value(&port)->default_value(port), "TCP port to listen on (0 picks a free one and prints it).")
     ("data-dir", po::value(&config.data_dir)->default_value(config.data_dir), "Directory of the LMDB database (created if missing).")
-    ("in-memory", po::bool_switch(&config.in_memory), "Keep data in a temporary database that is removed at exit (for test suites); no fsync.")
+    ("in-memory", po::bool_switch(&config.in_memory), "Keep data in a temporary database that disappears with the process, however it ends (for test suites); no fsync.")
     ("durability", po::value(&config.durability)->default_value(config.durability),
         "full: every acknowledged write is fsynced (default). relaxed: metadata not synced per commit "
         "(MDB_NOMETASYNC): a crash may lose the last commits, never corrupts.")

@@ -67,7 +67,6 @@ Store::Store(const StoreOptions& options)
       }) {
   if (options.in_memory) {
     path_ = make_temp_dir();
-    remove_on_close_ = true;
   } else {
     path_ = options.path;
     std::filesystem::create_directories(path_);
@@ -111,18 +110,12 @@ Store::Store(const StoreOptions& options)
   } catch (...) {
     read_pool_.reset();
     env_.reset();
-    if (remove_on_close_) std::filesystem::remove_all(path_);
+    if (options.in_memory) std::filesystem::remove_all(path_);
     throw;
   }
-}
-
-Store::~Store() {
-  read_pool_.reset();
-  env_.reset();
-  if (remove_on_close_) {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
+  // LMDB keeps its files open and mapped: unlinked now, they vanish with the
+  // process however it ends, so a killed test server leaves no tmpfs behind.
+  if (options.in_memory) std::filesystem::remove_all(path_);
 }
 
 void Store::save_sequence_number(lmdb::WriteTxn& txn) const {

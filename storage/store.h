@@ -27,7 +27,7 @@ namespace dynamod {
 struct StoreOptions {
   enum class Durability : std::uint8_t { Full, Relaxed, None };
   std::string path;        // ignored when in_memory
-  bool in_memory = false;  // a temporary environment removed on close
+  bool in_memory = false;  // a temporary environment, unlinked as soon as it is open
   Durability durability = Durability::Full;
   std::size_t map_size = 64ull << 30;
   std::function<std::int64_t()> clock_ms;  // default: the system clock
@@ -54,7 +54,6 @@ struct Databases {
 class Store {
  public:
   explicit Store(const StoreOptions& options);
-  ~Store();
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
@@ -89,7 +88,6 @@ class Store {
   std::int64_t ttl_cooldown_ms_;
   std::function<std::int64_t()> clock_;
   std::atomic<std::uint64_t> next_sequence_{0};
-  bool remove_on_close_ = false;
   std::unique_ptr<lmdb::Env> env_;
   std::unique_ptr<lmdb::ReadTxnPool> read_pool_;
   Databases dbs_{};

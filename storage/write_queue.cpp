@@ -33,6 +33,8 @@ void WriteContext::flush_stats() {
   // name its records refer to.
   names_saved_ = store_.names().save(txn_, store_.dbs().names);
   for (auto& [key, delta] : stats_) {
+    // An overwrite with an item of the same size changes nothing: no page to write.
+    if (delta.items == 0 && delta.bytes == 0) continue;
     std::int64_t values[2] = {delta.stats->item_count.load() + delta.items,
                               delta.stats->size_bytes.load() + delta.bytes};
     char buffer[16];

@@ -49,6 +49,8 @@ std::optional<std::string> get(Store& store, const std::string& key_json) {
 
 TEST_CASE("engine: put, get, overwrite and delete an item; counters follow") {
   Store store(StoreOptions{.in_memory = true});
+  // The in-memory database is unlinked at once: a killed process leaves nothing behind.
+  CHECK(!std::filesystem::exists(store.path()));
   WriteQueue writer(store);
   create_table(writer, "t_items");
   put(store, writer, R"({"pk": {"S": "a"}, "sk": {"N": "1"}, "v": {"S": "one"}})");
