@@ -103,6 +103,18 @@ std::string_view sortable_bytes(std::string_view encoded, std::string& scratch) 
   return scratch;
 }
 
+std::string prefix_successor(std::string prefix) {
+  while (!prefix.empty()) {
+    auto& last = reinterpret_cast<unsigned char&>(prefix.back());
+    if (last != 0xFF) {
+      ++last;
+      return prefix;
+    }
+    prefix.pop_back();
+  }
+  return prefix;
+}
+
 std::string sortable_prefix(std::string_view prefix) {
   std::string out;
   append_escaped_bytes(out, prefix);

@@ -43,6 +43,9 @@ std::size_t sortable_length(std::string_view encoded, AttributeType type);
 // view into `encoded` when the value has no zero byte, else into `scratch`.
 std::string_view sortable_bytes(std::string_view encoded, std::string& scratch);
 
+// The smallest key greater than every key starting with `prefix`; empty if none.
+std::string prefix_successor(std::string prefix);
+
 // The sortable encoding of a prefix of an S or B value, without terminator:
 // every value starting with `prefix` encodes to bytes starting with this.
 std::string sortable_prefix(std::string_view prefix);

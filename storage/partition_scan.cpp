@@ -6,22 +6,6 @@
 #include "storage/key_codec.h"
 
 namespace dynamod {
-namespace {
-
-// The smallest key greater than every key starting with `prefix`; empty if none.
-std::string prefix_successor(std::string prefix) {
-  while (!prefix.empty()) {
-    auto& last = reinterpret_cast<unsigned char&>(prefix.back());
-    if (last != 0xFF) {
-      ++last;
-      return prefix;
-    }
-    prefix.pop_back();
-  }
-  return prefix;
-}
-
-}  // namespace
 
 PartitionScan::PartitionScan(const lmdb::TxnBase& txn, lmdb::Dbi dbi, std::string prefix, std::size_t image_offset,
                              bool forward)
@@ -38,7 +22,7 @@ void PartitionScan::start(std::optional<std::string_view> from, bool inclusive) 
   } else {
     std::string after;
     if (!from_) {
-      after = prefix_successor(prefix_);
+      after = keys::prefix_successor(prefix_);
     } else if (full.size() > keys::kTruncatedPrefix) {
       // Past every stored key whose first 495 bytes are at most `full`'s.
       full.resize(keys::kTruncatedPrefix);

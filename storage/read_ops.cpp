@@ -163,8 +163,11 @@ class SortRange {
   std::optional<std::string> start(bool forward) const {
     if (forward) return lower_;
     if (begins_ || !upper_) return std::nullopt;  // backward over a prefix: from the end
-    // Index components continue after the sort key: start past every one with an equal sort key.
-    return upper_inclusive_ ? *upper_ + '\xFF' : *upper_;
+    // Index components go on after the sort key with a hash that may start with FF: start past
+    // every component that begins with the bound (locate() skips what lies above it).
+    std::string past = keys::prefix_successor(*upper_);
+    if (past.empty()) return std::nullopt;
+    return past;
   }
 
   // Position of an encoded sort key relative to the range in scan order:

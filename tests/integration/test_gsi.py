@@ -609,8 +609,9 @@ def test_counters_follow_writes(dynamodb, module_tables, target):
 # ---------------------------------------------------------------- sort key conditions, every entry
 # In dynamod an index entry's key is index sort key ‖ hash of the table's partition key; for the
 # partition keys p63, p264 and p1970 that hash starts with FF, which once read like an escaped zero
-# after an S sort key and hid those items from `=`, `<=` and `>` on the index sort key. Against any
-# other implementation these are just more items.
+# after an S sort key and hid those items from `=`, `<=` and `>` on the index sort key, and from
+# backward queries bounded at their sort key. Against any other implementation these are just more
+# items.
 SORT_PROBE_PKS = ["p%d" % i for i in range(12)] + ["p63", "p264", "p1970"]
 
 
@@ -626,16 +627,21 @@ def test_index_sort_key_conditions_find_every_entry(dynamodb, table):
     ix.wait_index_count(dynamodb, name, "by_gs", "g = :g", {":g": S("G")}, len(SORT_PROBE_PKS))
     count = len(SORT_PROBE_PKS)
     for n, pk in enumerate(SORT_PROBE_PKS):
-        v = S("v%02d" % n)
-        found = ix.index_items(dynamodb, name, "by_gs", "g = :g AND gs = :v", {":g": S("G"), ":v": v})
-        assert [i["pk"] for i in found] == [S(pk)]
-        assert len(ix.index_items(dynamodb, name, "by_gs", "g = :g AND gs <= :v", {":g": S("G"), ":v": v})) == n + 1
-        assert len(ix.index_items(dynamodb, name, "by_gs", "g = :g AND gs > :v", {":g": S("G"), ":v": v})) == count - n - 1
+        values = {":g": S("G"), ":v": S("v%02d" % n)}
+        for forward in (True, False):
+            def query(kce):
+                return ix.index_items(dynamodb, name, "by_gs", kce, values, ScanIndexForward=forward)
+            assert [i["pk"] for i in query("g = :g AND gs = :v")] == [S(pk)]
+            assert len(query("g = :g AND gs <= :v")) == n + 1
+            assert len(query("g = :g AND gs < :v")) == n
+            assert len(query("g = :g AND gs > :v")) == count - n - 1
+            assert len(query("g = :g AND gs BETWEEN :v AND :v")) == 1
     # The local index of partition p63: every entry is followed by that hash.
     local = [i for i in items if i["pk"] == S("p63")]
     for probe in local:
-        found = ix.index_items(dynamodb, name, "by_ls", "pk = :p AND ls = :l",
-                               {":p": S("p63"), ":l": probe["ls"]}, ConsistentRead=True)
-        assert [i["sk"] for i in found] == [probe["sk"]]
+        for forward in (True, False):
+            found = ix.index_items(dynamodb, name, "by_ls", "pk = :p AND ls = :l", {":p": S("p63"), ":l": probe["ls"]},
+                                   ConsistentRead=True, ScanIndexForward=forward)
+            assert [i["sk"] for i in found] == [probe["sk"]]
     ordered = ix.index_items(dynamodb, name, "by_ls", "pk = :p", {":p": S("p63")}, ConsistentRead=True)
     assert [i["ls"] for i in ordered] == sorted((i["ls"] for i in local), key=lambda v: v["S"])
