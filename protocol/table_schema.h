@@ -131,6 +131,9 @@ struct TableSchema {
   PointInTimeRecovery point_in_time_recovery;
   std::vector<Tag> tags;
   TableStatus status = TableStatus::Active;
+  // Storage: how the keys of this table's index entries are laid out (see
+  // storage/index_entries.h); kept per table so that older tables stay readable.
+  std::uint32_t index_key_format = 1;
 
   const AttributeDefinition* find_attribute(std::string_view name) const;
   const IndexSchema* find_index(std::string_view name) const;

@@ -78,7 +78,10 @@ Item project(const TableSchema& table, const IndexSchema& index, const Item& ite
 
 std::string component(const TableSchema& table, const IndexSchema& index, const Item& keys) {
   std::string out;
-  if (index.key.sort) keys::append_sortable(out, *keys.find(index.key.sort->name));
+  if (index.key.sort) {
+    keys::append_sortable(out, *keys.find(index.key.sort->name));
+    if (table.index_key_format >= 2) out.push_back('\x01');
+  }
   keys::Hash128 h = keys::hash_partition_key(*keys.find(table.key.partition.name));
   out.append(h.data(), h.size());
   if (table.key.sort) keys::append_sortable(out, *keys.find(table.key.sort->name));

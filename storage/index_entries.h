@@ -2,10 +2,13 @@
 // An item's entries in its table's secondary indexes.
 //
 // An index entry's stored key is
-//   index id ‖ hash(index partition key) ‖ [sortable(index sort key)]
+//   index id ‖ hash(index partition key) ‖ [sortable(index sort key) ‖ 01]
 //   ‖ hash(table partition key) ‖ [sortable(table sort key)]
 // so entries with equal index keys are all kept, in a stable order, and one
-// index partition is contiguous. Its record holds the projected attributes
+// index partition is contiguous. The 01 (index_key_format 2, every table
+// created since 2026-11-30) keeps the sort key self-delimiting: without it
+// (format 1) its final 00 followed by a hash starting with FF reads like an
+// escaped zero byte, and a key with a zero byte can sort after a longer one. Its record holds the projected attributes
 // (always with the table's and the index's keys) with the key image
 // sortable(index partition key) ‖ everything after the hash: the same shape
 // as a table item's, so PartitionScan reads both alike.
@@ -19,6 +22,9 @@
 #include "storage/attribute_names.h"
 
 namespace dynamod::indexes {
+
+// The index_key_format of new tables.
+inline constexpr std::uint32_t kIndexKeyFormat = 2;
 
 struct Entry {
   std::string stored_key;

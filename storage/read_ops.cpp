@@ -219,17 +219,20 @@ std::string start_key_of(const Target& target, const Item& start) {
 }
 
 // The sortable encoding of the sort key an entry holds, from the start of its
-// component. In an index entry the component goes on with the 128-bit hash of
-// the table's partition key: an S or B sort key's final 00 followed by a hash
-// that starts with FF reads like an escaped zero byte, so where the bytes hold
-// 00 FF (one entry in 256, or a key with a zero byte) the key comes from the
-// record instead.
+// component. In an index entry of index_key_format 1 the component goes on
+// with the 128-bit hash of the table's partition key: an S or B sort key's
+// final 00 followed by a hash that starts with FF reads like an escaped zero
+// byte, so where the bytes hold 00 FF (one entry in 256, or a key with a zero
+// byte) the key comes from the record instead.
 std::string_view sort_part(const Target& target, const PartitionScan::Entry& entry, const AttributeNames& names,
                            std::string& scratch) {
   const KeyElement& sort_key = *target.key().sort;
   std::string_view component = entry.component;
   std::string_view part = component.substr(0, keys::sortable_length(component, to_attribute_type(sort_key.type)));
-  if (target.index == nullptr || part.find(std::string_view("\0\xFF", 2)) == std::string_view::npos) return part;
+  if (target.index == nullptr || target.table.index_key_format >= 2 ||
+      part.find(std::string_view("\0\xFF", 2)) == std::string_view::npos) {
+    return part;
+  }
   Item item = items::decode(entry.record, names);
   scratch.clear();
   keys::append_sortable(scratch, *item.find(sort_key.name));

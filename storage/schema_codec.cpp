@@ -123,6 +123,8 @@ std::string encode_schema(const TableSchema& s) {
   w.string(s.name);
   w.key("id");
   w.unsigned_integer(s.id);
+  w.key("index_key_format");
+  w.unsigned_integer(s.index_key_format);
   w.key("table_id");
   w.string(s.table_id);
   w.key("region");
@@ -221,6 +223,10 @@ TableSchema decode_schema(std::string_view json) {
     TableSchema s;
     s.name = std::string(get_string(o, "name"));
     s.id = static_cast<std::uint32_t>(get_int(o, "id"));
+    element key_format;  // absent in catalogs written before format 2
+    if (o["index_key_format"].get(key_format) == simdjson::SUCCESS) {
+      s.index_key_format = static_cast<std::uint32_t>(std::int64_t(key_format));
+    }
     s.table_id = std::string(get_string(o, "table_id"));
     s.region = std::string(get_string(o, "region"));
     s.creation_time = get_double(o, "creation_time");

@@ -4,6 +4,7 @@
 
 #include "protocol/index_updates.h"
 #include "storage/index_builds.h"
+#include "storage/index_entries.h"
 #include "storage/key_codec.h"
 #include "storage/schema_codec.h"
 #include "storage/streams.h"
@@ -100,6 +101,7 @@ TableDescription create_table(WriteContext& ctx, const Scope& scope, TableSchema
   std::string ns(scope.ns());
   if (ctx.find_table(ns, schema.name)) throw ApiError::resource_in_use("Table already exists: " + schema.name);
   schema.id = allocate_id(ctx);
+  schema.index_key_format = indexes::kIndexKeyFormat;
   for (auto* family : {&schema.local_indexes, &schema.global_indexes}) {
     for (auto& index : *family) index.id = allocate_id(ctx);
   }
