@@ -39,6 +39,8 @@ void put_attributes(std::string& out, const Map& map) {
 // Where a key attribute's value sits in the key image, if the record can
 // refer to it there instead of holding it twice: S and B values only (N keys
 // are short, and rendering one from its sortable form would cost every read).
+// The image is read here exactly as the reader will read it, so a part the
+// reader would misread (its final 00 followed by a byte FF) stays a value.
 std::optional<std::size_t> key_part_offset(const AttributeValue& value, std::string_view key_image,
                                            std::size_t offset) {
   if (value.type() != AttributeType::S && value.type() != AttributeType::B) return std::nullopt;
@@ -67,7 +69,7 @@ void put_top_level_attributes(std::string& out, const Map& map, std::string_view
       put_bytes(out, name);
     }
     std::optional<std::size_t> offset;
-    if (name == key.partition) offset = key_part_offset(value, key_image, 0);
+    if (!key.partition.empty() && name == key.partition) offset = key_part_offset(value, key_image, 0);
     if (!key.sort.empty() && name == key.sort) offset = key_part_offset(value, key_image, sort_offset);
     if (offset) {
       out.push_back(static_cast<char>(kKeyPartFlag | static_cast<std::uint8_t>(value.type())));
