@@ -144,11 +144,22 @@ declare -A INFO
 
 declare -A SERVER_PIDS SERVER_PORTS  # server name -> its PID and port while a mode runs
 
+# writer_totals PORT: "commits requests commit_seconds" of dynamod's group commit so far
+# (GET /dynamod/metrics).
+writer_totals() {
+  curl -s "http://127.0.0.1:$1/dynamod/metrics" | awk '
+    $1 == "dynamod_write_commits_total" { c = $2 }
+    $1 == "dynamod_write_committed_requests_total" { r = $2 }
+    $1 == "dynamod_write_commit_seconds_total" { s = $2 }
+    END { printf "%d %d %f", c, r, s }'
+}
+
 # run_workload NAME MODE WORKLOAD: one measured run against one (loaded) server.
 run_workload() {
-  local name="$1" mode="$2" w="$3" port="${SERVER_PORTS[$1]}" line ticks0 t0 ticks1 t1 busy0 busy1
+  local name="$1" mode="$2" w="$3" port="${SERVER_PORTS[$1]}" line ticks0 t0 ticks1 t1 busy0 busy1 writes0=""
   SERVER_PID="${SERVER_PIDS[$name]}"
   wait_quiet "$SERVER_PID"
+  [ "$name" = dynamod ] && writes0="$(writer_totals "$port")"
   ticks0="$(cpu_ticks "$SERVER_PID")"; t0="$(date +%s.%N)"; busy0="$(machine_busy_ticks)"
   line="$(loadgen "$w" --port "$port" --keys "$KEYS" --conns "$CONNS" --duration "$DURATION" --warmup "$WARMUP" \
     --label "$name" --json 2>>"$RESULTS/loadgen-stderr.log")" || true
@@ -162,6 +173,14 @@ run_workload() {
     fi
   fi
   ticks1="$(cpu_ticks "$SERVER_PID")"; t1="$(date +%s.%N)"; busy1="$(machine_busy_ticks)"
+  # dynamod's writer over the run (warm-up included): requests per commit, commits per second,
+  # milliseconds per commit inside LMDB (page writes, and the syncs when durable). Runs that do
+  # not write see only the odd upkeep commit: left out.
+  if [ -n "$writes0" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
+    INFO["$name|$mode|$w|writer"]="$(awk -v a="$writes0" -v b="$(writer_totals "$port")" -v s="$t0" -v e="$t1" '
+      BEGIN { split(a, x, " "); split(b, y, " "); c = y[1] - x[1]; r = y[2] - x[2]; t = y[3] - x[3];
+              if (e > s && c / (e - s) >= 1) printf "%.1f %.0f %.2f", r / c, c / (e - s), 1000 * t / c }')"
+  fi
   # Over the whole run (warm-up included), in % of one core: the server's CPU, and what the
   # rest of the machine used besides the server and the load generator (noise when not ~0).
   INFO["$name|$mode|$w|cpu"]="$(awk -v a="$ticks0" -v b="$ticks1" -v s="$t0" -v e="$t1" -v hz="$CLK_TCK" \
@@ -368,6 +387,18 @@ report() {
       printf "%-15s %-10s %12s %8s %6s %14s %8s %6s\n" "$w" "$mode" "${INFO["dynamod|$mode|$w|cpu"]:--}" \
         "$(jdash "$d" client_cpu_pct)" "${INFO["dynamod|$mode|$w|other"]:--}" "${INFO["ddb-local|$mode|$w|cpu"]:--}" \
         "$(jdash "$j" client_cpu_pct)" "${INFO["ddb-local|$mode|$w|other"]:--}"
+    done
+  done
+  echo
+  echo "dynamod's writer over each run that writes: requests per commit (group size), commits per"
+  echo "second, and milliseconds per commit inside LMDB (page writes, and the syncs when durable)"
+  printf "%-15s %-10s %12s %10s %10s\n" workload mode "req/commit" "commits/s" "ms/commit"
+  for mode in $MODES; do
+    for w in $WORKLOADS; do
+      local groups="${INFO["dynamod|$mode|$w|writer"]:-}"
+      [ -n "$groups" ] || continue
+      # shellcheck disable=SC2086
+      printf "%-15s %-10s %12s %10s %10s\n" "$w" "$mode" $groups
     done
   done
   echo

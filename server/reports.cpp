@@ -133,6 +133,18 @@ std::uint64_t counter(const std::shared_ptr<TableStats>& stats, bool bytes) {
 std::string metrics_report(const ReportInputs& in, const RequestMetrics& requests) {
   std::string out;
   requests.render(out);
+  fmt::format_to(std::back_inserter(out),
+                 "# HELP dynamod_write_commits_total Write transactions committed (each a group of write requests).\n"
+                 "# TYPE dynamod_write_commits_total counter\n"
+                 "dynamod_write_commits_total {}\n"
+                 "# HELP dynamod_write_committed_requests_total Write requests carried by those transactions.\n"
+                 "# TYPE dynamod_write_committed_requests_total counter\n"
+                 "dynamod_write_committed_requests_total {}\n"
+                 "# HELP dynamod_write_commit_seconds_total Time in LMDB's commit: writing the dirty pages and, "
+                 "when durable, syncing them.\n"
+                 "# TYPE dynamod_write_commit_seconds_total counter\n"
+                 "dynamod_write_commit_seconds_total {}\n",
+                 in.writes.commits, in.writes.requests, in.writes.commit_seconds);
   out += "# HELP dynamod_consumed_read_units_total Read units consumed since the ledger started, per table and index.\n"
          "# TYPE dynamod_consumed_read_units_total counter\n";
   for (const auto& [key, t] : in.ledger.usage) {

@@ -2,13 +2,14 @@
 // The reports dynamod serves about itself, beside the DynamoDB API:
 //   GET /dynamod/metrics   Prometheus text: requests, latency and errors per
 //                          operation; consumed units, items and storage per
-//                          table and index
+//                          table and index; the writer's group commits
 //   GET /dynamod/cost      JSON: per table and index, the units consumed and
 //                          what they would cost per month on demand and
 //                          provisioned, and storage under both table classes
 //   GET /dynamod/patterns  JSON: requests grouped by access pattern, with
 //                          units, items read versus returned, and flags
-// They read the ledger, the catalog's counters and the request metrics.
+// They read the ledger, the catalog's counters, the request metrics and the
+// writer's totals.
 
 #include <cstdint>
 #include <string>
@@ -17,6 +18,7 @@
 #include "server/request_metrics.h"
 #include "storage/catalog.h"
 #include "storage/ledger.h"
+#include "storage/write_queue.h"
 
 namespace dynamod {
 
@@ -24,6 +26,7 @@ struct ReportInputs {
   const Ledger::Snapshot& ledger;
   std::vector<TablePtr> tables;  // every table of every region
   std::int64_t now_ms = 0;
+  WriteQueue::Totals writes;
 };
 
 std::string metrics_report(const ReportInputs& in, const RequestMetrics& requests);

@@ -196,7 +196,7 @@ asio::awaitable<HttpResponse> Service::report(const HttpRequest& request) {
     co_return response;
   }
   Ledger::Snapshot snapshot = ledger_.snapshot();
-  ReportInputs inputs{snapshot, store_.catalog().all(), now_ms};
+  ReportInputs inputs{snapshot, store_.catalog().all(), now_ms, writer_.totals()};
   std::string body = path == "metrics" ? metrics_report(inputs, metrics_)
                      : path == "cost"  ? cost_report(inputs, prices_)
                                        : patterns_report(inputs);

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <cstring>
 
 namespace dynamod {
@@ -95,6 +96,11 @@ void WriteQueue::loop() {
   }
 }
 
+WriteQueue::Totals WriteQueue::totals() const {
+  return Totals{commits_.load(std::memory_order_relaxed), committed_requests_.load(std::memory_order_relaxed),
+                static_cast<double>(commit_nanoseconds_.load(std::memory_order_relaxed)) / 1e9};
+}
+
 void WriteQueue::run_group(std::vector<std::unique_ptr<WriteJob>>& jobs) {
   if (try_group(jobs)) return;
   if (jobs.size() == 1) {
@@ -116,7 +122,14 @@ bool WriteQueue::try_group(std::vector<std::unique_ptr<WriteJob>>& jobs) {
     WriteContext ctx(store_, txn, *this);
     for (auto& job : jobs) job->run(ctx);
     ctx.flush_stats();
+    const auto started = std::chrono::steady_clock::now();
     txn.commit();
+    const auto took = std::chrono::steady_clock::now() - started;
+    commits_.fetch_add(1, std::memory_order_relaxed);
+    committed_requests_.fetch_add(jobs.size(), std::memory_order_relaxed);
+    commit_nanoseconds_.fetch_add(
+        static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(took).count()),
+        std::memory_order_relaxed);
     ctx.publish();
     return true;
   } catch (const std::exception& e) {

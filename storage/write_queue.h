@@ -9,6 +9,7 @@
 // half-applied change. An unexpected failure (an LMDB error) aborts the group,
 // and its jobs are retried one by one so that one bad job cannot fail others.
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -110,6 +111,16 @@ class WriteQueue {
   template <typename Fn>
   auto run_sync(Fn fn) -> decltype(fn(std::declval<WriteContext&>()));
 
+  // What the group commit has done since start: how many transactions it
+  // committed, how many requests they carried, and the time spent in LMDB's
+  // commit (writing the dirty pages and, when durable, syncing them).
+  struct Totals {
+    std::uint64_t commits = 0;
+    std::uint64_t requests = 0;
+    double commit_seconds = 0;
+  };
+  Totals totals() const;
+
  private:
   void loop();
   void run_group(std::vector<std::unique_ptr<WriteJob>>& jobs);
@@ -120,6 +131,9 @@ class WriteQueue {
   std::condition_variable wake_;
   std::vector<std::unique_ptr<WriteJob>> pending_;
   bool stopping_ = false;
+  std::atomic<std::uint64_t> commits_{0};
+  std::atomic<std::uint64_t> committed_requests_{0};
+  std::atomic<std::uint64_t> commit_nanoseconds_{0};
   std::thread thread_;
 };
 

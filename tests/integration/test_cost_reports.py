@@ -229,6 +229,21 @@ def test_metrics_content_type_and_format(workload):
         assert metrics.types.get(family, kind) == kind, (family, metrics.types.get(family))
 
 
+# The writer's group commits: every write request (and each CreateTable) rode in a committed
+# transaction; one client at a time makes groups of about one.
+def test_metrics_write_commits(workload):
+    _, metrics = rh.get_metrics(workload.endpoint)
+    for family in ("dynamod_write_commits_total", "dynamod_write_committed_requests_total",
+                   "dynamod_write_commit_seconds_total"):
+        assert metrics.types.get(family) == "counter", family
+    writes = sum(EXPECTED_REQUESTS[op] for op in ("PutItem", "UpdateItem", "DeleteItem")) + 3
+    commits = metrics.value("dynamod_write_commits_total")
+    carried = metrics.value("dynamod_write_committed_requests_total")
+    assert carried >= writes, (carried, writes)
+    assert 1 <= commits <= carried, (commits, carried)
+    assert 0 < metrics.value("dynamod_write_commit_seconds_total") < 60
+
+
 def test_metrics_request_counts(workload):
     _, metrics = rh.get_metrics(workload.endpoint)
     for op, count in EXPECTED_REQUESTS.items():
