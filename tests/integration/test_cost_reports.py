@@ -241,7 +241,7 @@ def test_metrics_write_commits(workload):
     carried = metrics.value("dynamod_write_committed_requests_total")
     assert carried >= writes, (carried, writes)
     assert 1 <= commits <= carried, (commits, carried)
-    assert 0 < metrics.value("dynamod_write_commit_seconds_total") < 60
+    assert metrics.value("dynamod_write_commit_seconds_total") > 0
 
 
 def test_metrics_request_counts(workload):
