@@ -31,6 +31,24 @@ std::string stored_key_of(const PreparedStatement& s) {
   return locate(s.table, key_from_key(s.table->schema.key, *s.read->key)).stored_key;
 }
 
+// The batch's answer: each member that prepared runs through `run`, in order;
+// a member that did not answers the error it prepared to.
+template <typename Run>
+StatementBatchResult for_each_statement(const PreparedStatementBatch& batch, Run run) {
+  StatementBatchResult result;
+  result.return_consumed_capacity = batch.return_consumed_capacity;
+  for (const auto& m : batch.members) {
+    StatementOutcome& out = result.outcomes.emplace_back();
+    if (m.error) {
+      out.error = *m.error;
+      continue;
+    }
+    out.table_name = m.statement->table->schema.name;
+    run(*m.statement, out, result.consumed);
+  }
+  return result;
+}
+
 }  // namespace
 
 PreparedStatementBatch prepare_statement_batch(Store& store, const Scope& scope,
@@ -85,35 +103,17 @@ PreparedStatementBatch prepare_statement_batch(Store& store, const Scope& scope,
 }
 
 StatementBatchResult run_batch_reads(Store& store, const PreparedStatementBatch& batch) {
-  StatementBatchResult result;
-  result.return_consumed_capacity = batch.return_consumed_capacity;
-  for (const auto& m : batch.members) {
-    StatementOutcome& out = result.outcomes.emplace_back();
-    if (m.error) {
-      out.error = *m.error;
-      continue;
-    }
-    const PreparedStatement& s = *m.statement;
+  auto run = [&](const PreparedStatement& s, StatementOutcome& out, std::vector<ConsumedCapacity>& consumed) {
     ReadResult read = run_select(store, s);
-    out.table_name = s.table->schema.name;
     // A whole-key read returns "[item]" or "[]".
     if (read.count > 0) out.item_json = read.items_json->substr(1, read.items_json->size() - 2);
-    add_units(result.consumed, read.consumed);
-  }
-  return result;
+    add_units(consumed, read.consumed);
+  };
+  return for_each_statement(batch, run);
 }
 
 StatementBatchResult apply_batch_writes(WriteContext& ctx, const PreparedStatementBatch& batch) {
-  StatementBatchResult result;
-  result.return_consumed_capacity = batch.return_consumed_capacity;
-  for (const auto& m : batch.members) {
-    StatementOutcome& out = result.outcomes.emplace_back();
-    if (m.error) {
-      out.error = *m.error;
-      continue;
-    }
-    const PreparedStatement& s = *m.statement;
-    out.table_name = s.table->schema.name;
+  auto apply = [&](const PreparedStatement& s, StatementOutcome& out, std::vector<ConsumedCapacity>& consumed) {
     try {
       CollectionSizes sizes;
       PlannedWrite planned = plan_statement(ctx, s, sizes);
@@ -124,12 +124,12 @@ StatementBatchResult apply_batch_writes(WriteContext& ctx, const PreparedStateme
         out.item_json = std::move(planned.result.attributes_json);
       }
       // A failed condition is billed like the write it replaced.
-      add_units(result.consumed, planned.result.consumed);
+      add_units(consumed, planned.result.consumed);
     } catch (ApiError& e) {
       out.error = std::move(e);
     }
-  }
-  return result;
+  };
+  return for_each_statement(batch, apply);
 }
 
 }  // namespace dynamod::ops

@@ -12,15 +12,6 @@ namespace {
 using simdjson::dom::element;
 using simdjson::dom::object;
 
-void write_key_element(JsonWriter& w, const KeyElement& k) {
-  w.begin_object();
-  w.key("name");
-  w.string(k.name);
-  w.key("type");
-  w.integer(static_cast<int>(k.type));
-  w.end_object();
-}
-
 void write_key(JsonWriter& w, const KeyDef& key) {
   w.begin_object();
   w.key("partition");
@@ -76,10 +67,6 @@ std::string_view get_string(const object& o, const char* name) { return std::str
 std::int64_t get_int(const object& o, const char* name) { return std::int64_t(o[name]); }
 double get_double(const object& o, const char* name) { return double(o[name]); }
 
-KeyElement read_key_element(const object& o) {
-  return KeyElement{std::string(get_string(o, "name")), static_cast<ScalarType>(get_int(o, "type"))};
-}
-
 KeyDef read_key(const object& o) {
   KeyDef key;
   key.partition = read_key_element(o["partition"]);
@@ -115,6 +102,19 @@ IndexSchema read_index(const object& o) {
 }
 
 }  // namespace
+
+void write_key_element(JsonWriter& w, const KeyElement& k) {
+  w.begin_object();
+  w.key("name");
+  w.string(k.name);
+  w.key("type");
+  w.integer(static_cast<int>(k.type));
+  w.end_object();
+}
+
+KeyElement read_key_element(simdjson::dom::object o) {
+  return KeyElement{std::string(get_string(o, "name")), static_cast<ScalarType>(get_int(o, "type"))};
+}
 
 std::string encode_schema(const TableSchema& s) {
   JsonWriter w;

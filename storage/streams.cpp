@@ -11,6 +11,7 @@
 #include "protocol/attribute_json.h"
 #include "protocol/json_writer.h"
 #include "storage/key_codec.h"
+#include "storage/schema_codec.h"
 #include "storage/write_queue.h"
 
 namespace dynamod::streams {
@@ -18,19 +19,6 @@ namespace {
 
 void put_u64_be(std::string& out, std::uint64_t v) {
   for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<char>((v >> shift) & 0xFF));
-}
-
-void write_key_element(JsonWriter& w, const KeyElement& k) {
-  w.begin_object();
-  w.key("name");
-  w.string(k.name);
-  w.key("type");
-  w.integer(static_cast<int>(k.type));
-  w.end_object();
-}
-
-KeyElement read_key_element(simdjson::dom::object o) {
-  return KeyElement{std::string(std::string_view(o["name"])), static_cast<ScalarType>(std::int64_t(o["type"]))};
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "protocol/api_error.h"
 #include "protocol/base64.h"
 #include "protocol/expr/expression.h"
+#include "protocol/expr/operand_messages.h"
 #include "protocol/expr/reserved_words.h"
 #include "protocol/expr/syntax.h"
 #include "protocol/expr/value_text.h"
@@ -300,17 +301,11 @@ class Resolver {
   }
 
   void check_operand_type(const Operand& o, std::string_view op, std::initializer_list<AttributeType> allowed) const {
-    auto t = static_type(o);
-    if (!t) return;
-    for (auto a : allowed) {
-      if (a == *t) return;
-    }
-    fail("Incorrect operand type for operator or function; operator or function: " + std::string(op) +
-         ", operand type: " + std::string(type_name(*t)));
+    if (auto message = wrong_operand_type(static_type(o), op, allowed)) fail(*message);
   }
 
   void require_path(const Operand& o, std::string_view op) const {
-    if (!o.path()) fail("Operator or function requires a document path; operator or function: " + std::string(op));
+    if (!o.path()) fail(document_path_required(op));
   }
 
   void check_distinct(const std::vector<const Operand*>& ops, std::string_view op) const {

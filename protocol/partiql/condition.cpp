@@ -1,5 +1,6 @@
 #include "protocol/partiql/condition.h"
 
+#include "protocol/expr/operand_messages.h"
 #include "protocol/expr/value_text.h"
 
 namespace dynamod::partiql {
@@ -56,13 +57,7 @@ std::optional<AttributeType> static_type(const expr::Operand& o) {
 }
 
 void check_type(const expr::Operand& o, std::string_view op, std::initializer_list<AttributeType> allowed) {
-  auto t = static_type(o);
-  if (!t) return;
-  for (auto a : allowed) {
-    if (a == *t) return;
-  }
-  fail("Incorrect operand type for operator or function; operator or function: " + std::string(op) +
-       ", operand type: " + std::string(type_name(*t)));
+  if (auto message = expr::wrong_operand_type(static_type(o), op, allowed)) fail(std::move(*message));
 }
 
 // `<`, `<=`, `>`, `>=` and BETWEEN refuse an operand whose own type has no
@@ -72,7 +67,7 @@ void check_ordered(const expr::Operand& o, std::string_view op) {
 }
 
 void require_path(const expr::Operand& o, std::string_view op) {
-  if (!o.path()) fail("Operator or function requires a document path; operator or function: " + std::string(op));
+  if (!o.path()) fail(expr::document_path_required(op));
 }
 
 class Builder {
@@ -165,7 +160,7 @@ class Builder {
   std::uint32_t is(const Node& n) {
     const Node& target = s_.node(n.children[0]);
     if (target.kind != NodeKind::Path) {
-      fail("Operator or function requires a document path; operator or function: IS");
+      fail(expr::document_path_required("IS"));
     }
     expr::FunctionCall c;
     if (n.text == "MISSING") {

@@ -6,6 +6,7 @@
 //   EXISTS  -> a ConditionCheck of <other terms>
 #include <cctype>
 
+#include "protocol/expr/operand_messages.h"
 #include "protocol/partiql/condition.h"
 #include "protocol/partiql/keys.h"
 #include "protocol/partiql/translate.h"
@@ -99,8 +100,7 @@ class Actions {
       expr::Arithmetic a{v.flag, operand(v.children[0], true), operand(v.children[1], true)};
       for (const auto* o : {&a.lhs, &a.rhs}) {
         if (const auto* c = o->constant(); c && c->type() != AttributeType::N) {
-          fail("Incorrect operand type for operator or function; operator or function: " + std::string(op) +
-               ", operand type: " + std::string(type_name(c->type())));
+          fail(expr::incorrect_operand_type(op, c->type()));
         }
       }
       out_.set.push_back(expr::SetAction{target, std::move(a)});
@@ -128,8 +128,7 @@ class Actions {
       }
       for (const auto& a : call.args) {
         if (const auto* c = a.constant(); c && c->type() != AttributeType::L) {
-          fail("Incorrect operand type for operator or function; operator or function: list_append, operand type: " +
-               std::string(type_name(c->type())));
+          fail(expr::incorrect_operand_type("list_append", c->type()));
         }
       }
       return expr::Operand{std::move(call)};

@@ -47,13 +47,19 @@ def unique_name(tag=""):
 # ---------------------------------------------------------------- clients
 
 
-def make_client(endpoint, target="dynamod", region=REGION, key=None, secret=None, **config):
-    """boto3 DynamoDB client without retries; dummy credentials unless target is aws."""
-    kwargs = dict(region_name=region, endpoint_url=endpoint,
-                  config=Config(retries={"max_attempts": 0}, **config))
+def _client(service, endpoint, target, region, key, secret, config):
+    """A boto3 client without retries; dummy credentials unless target is aws."""
+    kwargs = dict(region_name=region, config=Config(retries={"max_attempts": 0}, **config))
+    if endpoint:
+        kwargs["endpoint_url"] = endpoint
     if target != "aws" or key:
         kwargs.update(aws_access_key_id=key or DUMMY_KEY, aws_secret_access_key=secret or DUMMY_SECRET)
-    return boto3.client("dynamodb", **kwargs)
+    return boto3.client(service, **kwargs)
+
+
+def make_client(endpoint, target="dynamod", region=REGION, key=None, secret=None, **config):
+    """boto3 DynamoDB client without retries; dummy credentials unless target is aws."""
+    return _client("dynamodb", endpoint, target, region, key, secret, config)
 
 
 # ---------------------------------------------------------------- errors
@@ -503,9 +509,4 @@ def make_streams_client(endpoint, target="dynamod", region=REGION, key=None, sec
     dynamodb) on the same endpoint; no retries; dummy credentials unless target is aws.
 
     Against the real service pass endpoint=None: Streams live on streams.dynamodb.<region>."""
-    kwargs = dict(region_name=region, config=Config(retries={"max_attempts": 0}, **config))
-    if endpoint and target != "aws":
-        kwargs["endpoint_url"] = endpoint
-    if target != "aws" or key:
-        kwargs.update(aws_access_key_id=key or DUMMY_KEY, aws_secret_access_key=secret or DUMMY_SECRET)
-    return boto3.client("dynamodbstreams", **kwargs)
+    return _client("dynamodbstreams", endpoint if target != "aws" else None, target, region, key, secret, config)

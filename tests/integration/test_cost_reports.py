@@ -784,6 +784,17 @@ def pure_rw_tables(c, endpoint):
     return rh.eventually(lambda: rh.get_cost(endpoint), lambda r: rh.table_units(r, READS) == (3.0, 0.0))
 
 
+def priced_report(launch_dynamod, tmp_path, prices):
+    """The cost report of a dynamod started with --prices (an eu-west-1 table) after the pure
+    write and read tables' workload: (window seconds, writes' line, reads' line)."""
+    server = launch_dynamod(args=["--prices", write_json(tmp_path / "prices.json", prices)], in_memory=True)
+    c = h.make_client(server.endpoint)
+    report = pure_rw_tables(c, server.endpoint)
+    assert report["prices"] == "eu-west-1"
+    return (report["window_seconds"], rh.cost_line(rh.cost_entry(report, WRITES)),
+            rh.cost_line(rh.cost_entry(report, READS)))
+
+
 # A full price table replaces us-east-1's: on-demand, provisioned, break-even and storage all
 # follow it, and the report names its region.
 def test_prices_file(launch_dynamod, tmp_path):
@@ -792,13 +803,7 @@ def test_prices_file(launch_dynamod, tmp_path):
                            "wcu_hour": 0.001, "rcu_hour": 0.0004, "storage_gb_month": 0.5},
               "standard_ia": {"write_request_units_per_million": 2.0, "read_request_units_per_million": 1.0,
                               "wcu_hour": 0.002, "rcu_hour": 0.0008, "storage_gb_month": 0.2}}
-    server = launch_dynamod(args=["--prices", write_json(tmp_path / "prices.json", prices)], in_memory=True)
-    c = h.make_client(server.endpoint)
-    report = pure_rw_tables(c, server.endpoint)
-    assert report["prices"] == "eu-west-1"
-    window = report["window_seconds"]
-    w = rh.cost_line(rh.cost_entry(report, WRITES))
-    r = rh.cost_line(rh.cost_entry(report, READS))
+    window, w, r = priced_report(launch_dynamod, tmp_path, prices)
     assert (w["read_units"], w["write_units"], r["read_units"], r["write_units"]) == (0.0, 4.0, 3.0, 0.0)
     assert_close(w["on_demand_monthly_usd"], rh.on_demand_monthly(0, 4.0, window, wru=1.0e-6), "W on-demand")
     assert_close(r["on_demand_monthly_usd"], rh.on_demand_monthly(3.0, 0, window, rru=0.5e-6), "R on-demand")
@@ -820,13 +825,7 @@ def test_prices_file(launch_dynamod, tmp_path):
 # Members left out keep us-east-1's prices.
 def test_prices_file_partial(launch_dynamod, tmp_path):
     prices = {"region": "eu-west-1", "standard": {"write_request_units_per_million": 1.0}}
-    server = launch_dynamod(args=["--prices", write_json(tmp_path / "prices.json", prices)], in_memory=True)
-    c = h.make_client(server.endpoint)
-    report = pure_rw_tables(c, server.endpoint)
-    assert report["prices"] == "eu-west-1"
-    window = report["window_seconds"]
-    w = rh.cost_line(rh.cost_entry(report, WRITES))
-    r = rh.cost_line(rh.cost_entry(report, READS))
+    window, w, r = priced_report(launch_dynamod, tmp_path, prices)
     assert_close(w["on_demand_monthly_usd"], rh.on_demand_monthly(0, 4.0, window, wru=1.0e-6), "W on-demand")
     assert_close(r["on_demand_monthly_usd"], rh.on_demand_monthly(3.0, 0, window), "R on-demand (us-east-1)")
     assert_close(w["break_even_utilisation"], rh.WCU_HOUR / (3600 * 1.0e-6), "W break-even", rel=1e-4)
