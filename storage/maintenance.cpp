@@ -129,7 +129,7 @@ void Maintenance::trim_streams(WriteContext& ctx) {
         sequence = (sequence << 8) | static_cast<unsigned char>(e->first[i]);
       }
       trimmed = sequence + 1;
-      cursor.del();
+      ctx.txn().del(cursor);
       ++removed;
     }
     if (trimmed != s.trimmed_before) {
