@@ -48,9 +48,9 @@ class ChangeLog {
   // page freed since the last checkpoint from reuse, so the file grows by every
   // page a commit writes until the next checkpoint.
   struct Limits {
-    std::uint64_t max_bytes = 4ull << 20;
+    std::uint64_t max_bytes = 1ull << 20;
     std::chrono::milliseconds max_age{1000};
-    std::uint64_t max_growth = 16ull << 20;  // data.mdb past its size at the checkpoint
+    std::uint64_t max_growth = 8ull << 20;  // data.mdb past its size at the checkpoint
   };
 
   // Takes the directory's lock (one dynamod per data directory) and, when the

@@ -167,16 +167,17 @@ void WriteQueue::sync_loop() {
                                                                std::chrono::steady_clock::now() - started)
                                                                .count()),
                                 std::memory_order_relaxed);
-    for (auto& job : batch) {
-      if (!synced) job->fail(ApiError::internal("Internal server error"));
-      job->complete();
-    }
-    batch.clear();
+    // Idle before answering: the writer may commit its next group meanwhile.
     {
       std::lock_guard lock(mutex_);
       syncing_ = false;
     }
     wake_.notify_one();  // the writer may be gathering, or waiting to checkpoint
+    for (auto& job : batch) {
+      if (!synced) job->fail(ApiError::internal("Internal server error"));
+      job->complete();
+    }
+    batch.clear();
   }
 }
 
