@@ -150,9 +150,15 @@ std::string metrics_report(const ReportInputs& in, const RequestMetrics& request
                  "dynamod_write_log_syncs_total {}\n"
                  "# HELP dynamod_write_log_sync_seconds_total Time in those syncs.\n"
                  "# TYPE dynamod_write_log_sync_seconds_total counter\n"
-                 "dynamod_write_log_sync_seconds_total {}\n",
+                 "dynamod_write_log_sync_seconds_total {}\n"
+                 "# HELP dynamod_checkpoints_total Checkpoints (data.mdb synced, a new change log started).\n"
+                 "# TYPE dynamod_checkpoints_total counter\n"
+                 "dynamod_checkpoints_total {}\n"
+                 "# HELP dynamod_checkpoint_seconds_total Time the writer spent in checkpoints.\n"
+                 "# TYPE dynamod_checkpoint_seconds_total counter\n"
+                 "dynamod_checkpoint_seconds_total {}\n",
                  in.writes.commits, in.writes.requests, in.writes.commit_seconds, in.writes.syncs,
-                 in.writes.sync_seconds);
+                 in.writes.sync_seconds, in.writes.checkpoints, in.writes.checkpoint_seconds);
   out += "# HELP dynamod_consumed_read_units_total Read units consumed since the ledger started, per table and index.\n"
          "# TYPE dynamod_consumed_read_units_total counter\n";
   for (const auto& [key, t] : in.ledger.usage) {

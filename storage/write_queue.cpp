@@ -7,6 +7,15 @@
 
 namespace dynamod {
 
+namespace {
+
+std::uint64_t nanoseconds_since(std::chrono::steady_clock::time_point start) {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+}
+
+}  // namespace
+
 void WriteContext::add_stats(const std::shared_ptr<TableStats>& stats, std::uint32_t key_space, std::int64_t items,
                              std::int64_t bytes) {
   StatsDelta& delta = stats_[stats.get()];
@@ -108,9 +117,12 @@ void WriteQueue::loop() {
     group.clear();
     try {
       if (store_.checkpoint_due()) {
+        const auto started = std::chrono::steady_clock::now();
         // A checkpoint syncs LMDB's pages and replaces the log: the syncer must be done with it.
         wait_until_synced();
         store_.checkpoint();
+        checkpoints_.fetch_add(1, std::memory_order_relaxed);
+        checkpoint_nanoseconds_.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
       }
     } catch (const std::exception& e) {
       // The log keeps every acknowledged write meanwhile; the next group tries again.
@@ -163,10 +175,7 @@ void WriteQueue::sync_loop() {
       synced = false;
     }
     syncs_.fetch_add(1, std::memory_order_relaxed);
-    sync_nanoseconds_.fetch_add(static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                                               std::chrono::steady_clock::now() - started)
-                                                               .count()),
-                                std::memory_order_relaxed);
+    sync_nanoseconds_.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
     // Idle before answering: the writer may commit its next group meanwhile.
     {
       std::lock_guard lock(mutex_);
@@ -185,7 +194,9 @@ WriteQueue::Totals WriteQueue::totals() const {
   return Totals{commits_.load(std::memory_order_relaxed), committed_requests_.load(std::memory_order_relaxed),
                 static_cast<double>(commit_nanoseconds_.load(std::memory_order_relaxed)) / 1e9,
                 syncs_.load(std::memory_order_relaxed),
-                static_cast<double>(sync_nanoseconds_.load(std::memory_order_relaxed)) / 1e9};
+                static_cast<double>(sync_nanoseconds_.load(std::memory_order_relaxed)) / 1e9,
+                checkpoints_.load(std::memory_order_relaxed),
+                static_cast<double>(checkpoint_nanoseconds_.load(std::memory_order_relaxed)) / 1e9};
 }
 
 void WriteQueue::run_group(std::vector<std::unique_ptr<WriteJob>>& jobs) {
@@ -222,12 +233,9 @@ bool WriteQueue::try_group(std::vector<std::unique_ptr<WriteJob>>& jobs, Gatheri
     ctx.flush_stats();
     const auto started = std::chrono::steady_clock::now();
     store_.commit(txn);
-    const auto took = std::chrono::steady_clock::now() - started;
+    commit_nanoseconds_.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
     commits_.fetch_add(1, std::memory_order_relaxed);
     committed_requests_.fetch_add(jobs.size(), std::memory_order_relaxed);
-    commit_nanoseconds_.fetch_add(
-        static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(took).count()),
-        std::memory_order_relaxed);
     ctx.publish();
     return true;
   } catch (const std::exception& e) {

@@ -118,13 +118,15 @@ class WriteQueue {
   // What the group commit has done since start: how many transactions it
   // committed, how many requests they carried, and the time spent in LMDB's
   // commit (writing the dirty pages and, when durable, syncing them).
-  // With a change log, also how many log syncs there were and their time.
+  // On disk, also how many log syncs and checkpoints there were, and their time.
   struct Totals {
     std::uint64_t commits = 0;
     std::uint64_t requests = 0;
     double commit_seconds = 0;
     std::uint64_t syncs = 0;
     double sync_seconds = 0;
+    std::uint64_t checkpoints = 0;
+    double checkpoint_seconds = 0;
   };
   Totals totals() const;
 
@@ -156,6 +158,8 @@ class WriteQueue {
   std::atomic<std::uint64_t> commit_nanoseconds_{0};
   std::atomic<std::uint64_t> syncs_{0};
   std::atomic<std::uint64_t> sync_nanoseconds_{0};
+  std::atomic<std::uint64_t> checkpoints_{0};
+  std::atomic<std::uint64_t> checkpoint_nanoseconds_{0};
 
   std::condition_variable sync_wake_;  // jobs to sync, or stop
   std::vector<std::unique_ptr<WriteJob>> unsynced_;
