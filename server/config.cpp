@@ -54,8 +54,8 @@ std::optional<Config> parse_config(int argc, char** argv) {
     ("data-dir", po::value(&config.data_dir)->default_value(config.data_dir), "Directory of the LMDB database (created if missing).")
     ("in-memory", po::bool_switch(&config.in_memory), "Keep data in a temporary database that disappears with the process, however it ends (for test suites); no fsync.")
     ("durability", po::value(&config.durability)->default_value(config.durability),
-        "full: every acknowledged write is fsynced (default). relaxed: writes are acknowledged before "
-        "the change log is synced; a machine crash may lose the last quarter second, never corrupts.")
+        "full: every acknowledged write is fsynced (default). relaxed: metadata not synced per commit "
+        "(MDB_NOMETASYNC): a crash may lose the last commits, never corrupts.")
     ("log-level", po::value(&config.log_level)->default_value(config.log_level), "trace, debug, info, warn, error or off. debug logs one line per request.")
     ("threads", po::value(&config.threads)->default_value(config.threads), "I/O threads (0: one per hardware thread). Writes run on one extra writer thread.")
     ("shared-db", po::bool_switch(&config.shared_db), "One table namespace for all regions (like DynamoDB Local's -sharedDb). By default each region has its own tables.")

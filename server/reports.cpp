@@ -140,25 +140,11 @@ std::string metrics_report(const ReportInputs& in, const RequestMetrics& request
                  "# HELP dynamod_write_committed_requests_total Write requests carried by those transactions.\n"
                  "# TYPE dynamod_write_committed_requests_total counter\n"
                  "dynamod_write_committed_requests_total {}\n"
-                 "# HELP dynamod_write_commit_seconds_total Time committing: LMDB's commit (writing the dirty "
-                 "pages) and, when durable, writing the change log record.\n"
+                 "# HELP dynamod_write_commit_seconds_total Time in LMDB's commit: writing the dirty pages and, "
+                 "when durable, syncing them.\n"
                  "# TYPE dynamod_write_commit_seconds_total counter\n"
-                 "dynamod_write_commit_seconds_total {}\n"
-                 "# HELP dynamod_write_log_syncs_total Syncs of the change log (durable mode), each covering "
-                 "every group committed before it.\n"
-                 "# TYPE dynamod_write_log_syncs_total counter\n"
-                 "dynamod_write_log_syncs_total {}\n"
-                 "# HELP dynamod_write_log_sync_seconds_total Time in those syncs.\n"
-                 "# TYPE dynamod_write_log_sync_seconds_total counter\n"
-                 "dynamod_write_log_sync_seconds_total {}\n"
-                 "# HELP dynamod_checkpoints_total Checkpoints (data.mdb synced, a new change log started).\n"
-                 "# TYPE dynamod_checkpoints_total counter\n"
-                 "dynamod_checkpoints_total {}\n"
-                 "# HELP dynamod_checkpoint_seconds_total Time the writer spent in checkpoints.\n"
-                 "# TYPE dynamod_checkpoint_seconds_total counter\n"
-                 "dynamod_checkpoint_seconds_total {}\n",
-                 in.writes.commits, in.writes.requests, in.writes.commit_seconds, in.writes.syncs,
-                 in.writes.sync_seconds, in.writes.checkpoints, in.writes.checkpoint_seconds);
+                 "dynamod_write_commit_seconds_total {}\n",
+                 in.writes.commits, in.writes.requests, in.writes.commit_seconds);
   out += "# HELP dynamod_consumed_read_units_total Read units consumed since the ledger started, per table and index.\n"
          "# TYPE dynamod_consumed_read_units_total counter\n";
   for (const auto& [key, t] : in.ledger.usage) {

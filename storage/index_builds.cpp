@@ -118,7 +118,7 @@ class IndexJob final : public WriteJob {
     int removed = 0;
     for (auto entry = cursor.seek(prefix); entry && entry->first.substr(0, prefix.size()) == prefix && removed < kChunk;
          entry = cursor.seek(prefix), ++removed) {
-      ctx.txn().del(cursor);
+      cursor.del();
     }
     if (removed == kChunk) return false;
     // All entries gone: the index leaves the schema, and so do attribute

@@ -5,9 +5,6 @@
 // every other LMDB failure throws lmdb::Error.
 //
 // Values read are string_views into the map: copy them before the txn ends.
-//
-// A WriteTxn can keep a journal: a redo record of every change it makes, which
-// the change log (change_log.h) makes durable and replays after a crash.
 
 #include <lmdb.h>
 
@@ -53,13 +50,6 @@ class Env {
 
   MDB_env* get() const { return env_; }
   std::size_t max_key_size() const { return static_cast<std::size_t>(mdb_env_get_maxkeysize(env_)); }
-  // Writes every committed page to disk, even under MDB_NOSYNC.
-  void sync();
-  // The last committed transaction's id.
-  std::size_t last_txnid() const;
-  unsigned page_size() const;
-  // The last page in use, as of the last commit.
-  std::size_t last_page() const;
 
  private:
   MDB_env* env_ = nullptr;
@@ -117,21 +107,10 @@ class ReadTxnPool {
   std::vector<MDB_txn*> idle_;
 };
 
-// A read-only transaction of its own (not pooled): it holds its snapshot,
-// and so every page of it, until it is destroyed.
-class Snapshot : public TxnBase {
- public:
-  explicit Snapshot(Env& env);
-  Snapshot(Snapshot&& other) noexcept : TxnBase(std::move(other)) {}
-  ~Snapshot();
-};
-
 class WriteTxn : public TxnBase {
  public:
-  enum class Journal : bool { Off, On };
-  explicit WriteTxn(Env& env, Journal journal = Journal::Off);
-  WriteTxn(WriteTxn&& other) noexcept
-      : TxnBase(std::move(other)), journaled_(other.journaled_), journal_(std::move(other.journal_)) {}
+  explicit WriteTxn(Env& env);
+  WriteTxn(WriteTxn&& other) noexcept : TxnBase(std::move(other)) {}
   ~WriteTxn();
 
   // Opens (creating if needed) a named database.
@@ -139,22 +118,10 @@ class WriteTxn : public TxnBase {
   void put(Dbi dbi, std::string_view key, std::string_view value);
   // Returns false if the key was not there.
   bool del(Dbi dbi, std::string_view key);
-  // Deletes the entry under the cursor.
-  void del(Cursor& cursor);
   // Deletes every entry of a database (keeping the database).
   void clear(Dbi dbi);
   void commit();
   void abort();
-
-  // The changes made so far (with Journal::On), in a form replay() takes.
-  std::string_view journal() const { return journal_; }
-  // Makes the changes of a journal again, in order.
-  void replay(std::string_view journal);
-
- private:
-  void record(char op, Dbi dbi, std::string_view key, std::string_view value = {});
-  bool journaled_ = false;
-  std::string journal_;
 };
 
 class Cursor {
@@ -172,9 +139,10 @@ class Cursor {
   std::optional<Entry> last();
   std::optional<Entry> next();
   std::optional<Entry> prev();
+  // Deletes the entry under the cursor (write transactions only).
+  void del();
 
  private:
-  friend class WriteTxn;  // deletes at the cursor, journaling the key
   std::optional<Entry> move(MDB_cursor_op op, MDB_val* key = nullptr);
   MDB_cursor* cursor_;
 };

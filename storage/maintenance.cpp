@@ -129,7 +129,7 @@ void Maintenance::trim_streams(WriteContext& ctx) {
         sequence = (sequence << 8) | static_cast<unsigned char>(e->first[i]);
       }
       trimmed = sequence + 1;
-      ctx.txn().del(cursor);
+      cursor.del();
       ++removed;
     }
     if (trimmed != s.trimmed_before) {

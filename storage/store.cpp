@@ -39,8 +39,12 @@ std::filesystem::path make_temp_dir() {
 
 unsigned env_flags(const StoreOptions& options) {
   if (options.in_memory) return MDB_NOSYNC | MDB_WRITEMAP;
-  // On disk the change log makes commits durable; LMDB's pages are synced at checkpoints.
-  return MDB_NOSYNC;
+  switch (options.durability) {
+    case StoreOptions::Durability::Full: return 0;
+    case StoreOptions::Durability::Relaxed: return MDB_NOMETASYNC;
+    case StoreOptions::Durability::None: return MDB_NOSYNC;
+  }
+  return 0;
 }
 
 }  // namespace
@@ -68,10 +72,6 @@ Store::Store(const StoreOptions& options)
     std::filesystem::create_directories(path_);
   }
   try {
-    if (!options.in_memory) {
-      log_ = std::make_unique<ChangeLog>(path_, options.checkpoint_limits);
-      commits_wait_for_sync_ = options.durability == StoreOptions::Durability::Full;
-    }
     env_ = std::make_unique<lmdb::Env>(lmdb::Env::Options{path_.string(), env_flags(options), options.map_size, 16, 512});
     if (env_->max_key_size() < keys::kMaxKeySize) {
       throw std::runtime_error("LMDB was built with a key limit below " + std::to_string(keys::kMaxKeySize) +
@@ -90,9 +90,6 @@ Store::Store(const StoreOptions& options)
     dbs_.stream_records = txn.open_db("stream_records");
     dbs_.ledger = txn.open_db("ledger");
     dbs_.names = txn.open_db("names");
-    if (log_) {
-      for (const std::string& journal : log_->take_replay()) txn.replay(journal);
-    }
     next_sequence_ = kFirstSequenceNumber;
     if (auto stored = txn.get(dbs_.meta, kNextSequenceKey); stored && stored->size() == 8) {
       std::uint64_t v = 0;
@@ -109,10 +106,8 @@ Store::Store(const StoreOptions& options)
     }
     names_.load(txn, dbs_.names);
     txn.commit();
-    if (log_) log_->checkpoint(*env_);
     load_catalog();
   } catch (...) {
-    log_.reset();
     read_pool_.reset();
     env_.reset();
     if (options.in_memory) std::filesystem::remove_all(path_);
@@ -121,37 +116,6 @@ Store::Store(const StoreOptions& options)
   // LMDB keeps its files open and mapped: unlinked now, they vanish with the
   // process however it ends, so a killed test server leaves no tmpfs behind.
   if (options.in_memory) std::filesystem::remove_all(path_);
-}
-
-Store::~Store() {
-  if (!log_) return;
-  // A clean stop leaves an empty log: the next start has nothing to replay.
-  try {
-    log_->checkpoint(*env_);
-  } catch (const std::exception& e) {
-    spdlog::error("final checkpoint failed ({}); the next start replays the change log", e.what());
-  }
-}
-
-lmdb::WriteTxn Store::begin_write() {
-  return lmdb::WriteTxn(*env_, log_ ? lmdb::WriteTxn::Journal::On : lmdb::WriteTxn::Journal::Off);
-}
-
-void Store::commit(lmdb::WriteTxn& txn) {
-  if (!log_) return txn.commit();
-  log_->check_writable();
-  txn.commit();
-  if (!txn.journal().empty()) log_->write(txn.journal());
-}
-
-void Store::sync_log() {
-  if (log_) log_->sync();
-}
-
-bool Store::checkpoint_due() const { return log_ && log_->checkpoint_due(*env_); }
-
-void Store::checkpoint() {
-  if (log_) log_->checkpoint(*env_);
 }
 
 void Store::save_sequence_number(lmdb::WriteTxn& txn) const {

@@ -20,15 +20,12 @@
 
 #include "storage/attribute_names.h"
 #include "storage/catalog.h"
-#include "storage/change_log.h"
 #include "storage/lmdb.h"
 
 namespace dynamod {
 
 struct StoreOptions {
-  // Full: a write is acknowledged once the change log is synced. Relaxed: once
-  // committed; the log is synced at checkpoints (see change_log.h).
-  enum class Durability : std::uint8_t { Full, Relaxed };
+  enum class Durability : std::uint8_t { Full, Relaxed, None };
   std::string path;        // ignored when in_memory
   bool in_memory = false;  // a temporary environment, unlinked as soon as it is open
   Durability durability = Durability::Full;
@@ -38,8 +35,6 @@ struct StoreOptions {
   std::uint64_t item_collection_limit = 10ull << 30;
   // After a Time to Live change the service refuses another for about 31 minutes.
   std::int64_t ttl_cooldown_ms = 31 * 60 * 1000;
-  // When the change log checkpoints (on disk only; see change_log.h).
-  ChangeLog::Limits checkpoint_limits;
 };
 
 struct Databases {
@@ -59,7 +54,6 @@ struct Databases {
 class Store {
  public:
   explicit Store(const StoreOptions& options);
-  ~Store();
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
@@ -69,19 +63,6 @@ class Store {
   // Item records refer to top-level attribute names by number (item_codec.h).
   AttributeNames& names() { return names_; }
   lmdb::ReadTxn read() { return read_pool_->begin(); }
-
-  // Write transactions: begun here (journaled when a change log makes commits
-  // durable) and committed here (LMDB's commit, then the log record).
-  lmdb::WriteTxn begin_write();
-  void commit(lmdb::WriteTxn& txn);
-  // Whether a commit is acknowledged only once sync_log() returns (--durability
-  // full); under relaxed the log is synced at checkpoints only (change_log.h).
-  bool commits_wait_for_sync() const { return commits_wait_for_sync_; }
-  void sync_log();
-  // Between write groups, with no log sync under way: syncs LMDB's pages and
-  // starts a new change log (see change_log.h).
-  bool checkpoint_due() const;
-  void checkpoint();
   const std::filesystem::path& path() const { return path_; }
   std::uint64_t item_collection_limit() const { return item_collection_limit_; }
   std::int64_t ttl_cooldown_ms() const { return ttl_cooldown_ms_; }
@@ -109,8 +90,6 @@ class Store {
   std::atomic<std::uint64_t> next_sequence_{0};
   std::unique_ptr<lmdb::Env> env_;
   std::unique_ptr<lmdb::ReadTxnPool> read_pool_;
-  std::unique_ptr<ChangeLog> log_;  // on disk only; after env_, so it goes first
-  bool commits_wait_for_sync_ = false;
   Databases dbs_{};
   Catalog catalog_;
   AttributeNames names_;

@@ -40,7 +40,7 @@ void delete_prefix(WriteContext& ctx, lmdb::Dbi dbi, std::string_view prefix) {
   auto cursor = ctx.txn().cursor(dbi);
   for (auto entry = cursor.seek(prefix); entry && entry->first.substr(0, prefix.size()) == prefix;
        entry = cursor.seek(prefix)) {
-    ctx.txn().del(cursor);
+    cursor.del();
   }
 }
 

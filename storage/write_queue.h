@@ -8,10 +8,6 @@
 // validate and read first and only then write, so an ApiError never leaves a
 // half-applied change. An unexpected failure (an LMDB error) aborts the group,
 // and its jobs are retried one by one so that one bad job cannot fail others.
-//
-// With a change log (durable mode), a committed group's jobs go to a second
-// thread, the syncer, which completes them once the log is synced; meanwhile
-// the writer commits the next group. One sync covers every group before it.
 
 #include <atomic>
 #include <condition_variable>
@@ -118,54 +114,26 @@ class WriteQueue {
   // What the group commit has done since start: how many transactions it
   // committed, how many requests they carried, and the time spent in LMDB's
   // commit (writing the dirty pages and, when durable, syncing them).
-  // On disk, also how many log syncs and checkpoints there were, and their time.
   struct Totals {
     std::uint64_t commits = 0;
     std::uint64_t requests = 0;
     double commit_seconds = 0;
-    std::uint64_t syncs = 0;
-    double sync_seconds = 0;
-    std::uint64_t checkpoints = 0;
-    double checkpoint_seconds = 0;
   };
   Totals totals() const;
 
  private:
   void loop();
   void run_group(std::vector<std::unique_ptr<WriteJob>>& jobs);
-  enum class Gathering : bool { Off, WhileSyncing };
-  // Runs the jobs, and with WhileSyncing those that arrive while the syncer is
-  // busy (appended to `jobs`), in one transaction.
-  bool try_group(std::vector<std::unique_ptr<WriteJob>>& jobs, Gathering gathering);
-  // Waits for queued jobs (moved to `more`: true) or an idle syncer (false).
-  bool gather(std::vector<std::unique_ptr<WriteJob>>& more);
-  static constexpr std::size_t kMaxGathered = 256;
-
-  // The syncer's side: completes jobs once a log sync covers them. Its state
-  // is guarded by mutex_; it wakes the writer (wake_) when it goes idle.
-  void sync_loop();
-  bool syncer_idle() const;
-  void hand_to_syncer(std::vector<std::unique_ptr<WriteJob>>& jobs);
-  void wait_until_synced();
+  bool try_group(std::vector<std::unique_ptr<WriteJob>>& jobs);
 
   Store& store_;
   std::mutex mutex_;
-  std::condition_variable wake_;  // jobs queued, stop, or the syncer went idle
+  std::condition_variable wake_;
   std::vector<std::unique_ptr<WriteJob>> pending_;
   bool stopping_ = false;
   std::atomic<std::uint64_t> commits_{0};
   std::atomic<std::uint64_t> committed_requests_{0};
   std::atomic<std::uint64_t> commit_nanoseconds_{0};
-  std::atomic<std::uint64_t> syncs_{0};
-  std::atomic<std::uint64_t> sync_nanoseconds_{0};
-  std::atomic<std::uint64_t> checkpoints_{0};
-  std::atomic<std::uint64_t> checkpoint_nanoseconds_{0};
-
-  std::condition_variable sync_wake_;  // jobs to sync, or stop
-  std::vector<std::unique_ptr<WriteJob>> unsynced_;
-  bool syncing_ = false;
-  bool sync_stopping_ = false;
-  std::thread sync_thread_;  // started only with a change log
   std::thread thread_;
 };
 

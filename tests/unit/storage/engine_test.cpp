@@ -1,6 +1,7 @@
 // The engine without sockets: table and item operations through the store and
 // its writer, including persistence across a reopen and group commit.
 #include <doctest/doctest.h>
+#include <simdjson.h>
 
 #include <filesystem>
 #include <future>
@@ -10,7 +11,6 @@
 #include "protocol/read_requests.h"
 #include "protocol/table_requests.h"
 #include "storage/item_ops.h"
-#include "storage/parse_request.h"
 #include "storage/read_ops.h"
 #include "storage/schema_codec.h"
 #include "storage/table_ops.h"
@@ -19,7 +19,13 @@ using namespace dynamod;
 
 namespace {
 
-using test::parse_request;
+template <typename Request, typename Decode>
+Request parse_request(Decode fn, const std::string& text) {
+  simdjson::ondemand::parser parser;
+  simdjson::padded_string json(text);
+  simdjson::ondemand::document doc = parser.iterate(json);
+  return fn(doc.get_object());
+}
 
 const Scope kScope{"us-east-1", "000000000000", false};
 
