@@ -70,6 +70,7 @@ Store::Store(const StoreOptions& options)
   } else {
     path_ = options.path;
     std::filesystem::create_directories(path_);
+    lock_.emplace(path_);
   }
   try {
     env_ = std::make_unique<lmdb::Env>(lmdb::Env::Options{path_.string(), env_flags(options), options.map_size, 16, 512});

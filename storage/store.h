@@ -16,10 +16,12 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "storage/attribute_names.h"
 #include "storage/catalog.h"
+#include "storage/directory_lock.h"
 #include "storage/lmdb.h"
 
 namespace dynamod {
@@ -84,6 +86,7 @@ class Store {
   std::shared_ptr<TableStats> load_stats(const lmdb::TxnBase& txn, std::uint32_t key_space) const;
 
   std::filesystem::path path_;
+  std::optional<DirectoryLock> lock_;  // on disk only
   std::uint64_t item_collection_limit_;
   std::int64_t ttl_cooldown_ms_;
   std::function<std::int64_t()> clock_;

@@ -204,3 +204,16 @@ TEST_CASE("engine: a table is gone for writes queued behind its deletion") {
   CHECK_THROWS_AS(writer.run_sync([&](WriteContext& ctx) { return ops::apply_put_item(ctx, prepared); }), ApiError);
   CHECK_THROWS_AS(ops::describe_table(store, kScope, "t_items"), ApiError);
 }
+
+TEST_CASE("engine: one store per data directory") {
+  auto dir = std::filesystem::temp_directory_path() / ("dynamod-lock-test-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  {
+    Store first(StoreOptions{.path = dir.string()});
+    const std::string message = "data directory " + dir.string() + " is in use by another dynamod";
+    CHECK_THROWS_WITH(Store(StoreOptions{.path = dir.string()}), doctest::Contains(message.c_str()));
+  }
+  // Released with the store.
+  CHECK_NOTHROW(Store(StoreOptions{.path = dir.string()}));
+  std::filesystem::remove_all(dir);
+}
