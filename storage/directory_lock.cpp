@@ -16,7 +16,9 @@ DirectoryLock::DirectoryLock(const std::filesystem::path& dir)
   if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     const int error = errno;
     close(fd_);
-    if (error == EWOULDBLOCK) throw std::runtime_error("data directory " + dir.string() + " is in use by another dynamod");
+    if (error == EWOULDBLOCK) {
+      throw std::runtime_error("data directory " + dir.string() + " is in use by another dynamod");
+    }
     throw std::system_error(error, std::generic_category(), "cannot lock " + dir.string());
   }
 }

@@ -66,7 +66,7 @@ struct OldItem {
     record = find_record(ctx.txn(), ctx.dbs().items, at);
     if (!record) return;
     size = items::metered_size(*record);
-    if (decode) item = items::decode(*record, ctx.store().names());
+    if (decode) item = items::decode(*record, names);
   }
   bool exists() const { return record.has_value(); }
   const Item* get() const { return item ? &*item : nullptr; }

@@ -12,6 +12,16 @@ namespace {
 using simdjson::dom::element;
 using simdjson::dom::object;
 
+// Key elements and attribute definitions are both {"name", "type"}.
+void write_name_and_type(JsonWriter& w, std::string_view name, ScalarType type) {
+  w.begin_object();
+  w.key("name");
+  w.string(name);
+  w.key("type");
+  w.integer(static_cast<int>(type));
+  w.end_object();
+}
+
 void write_key(JsonWriter& w, const KeyDef& key) {
   w.begin_object();
   w.key("partition");
@@ -103,14 +113,7 @@ IndexSchema read_index(const object& o) {
 
 }  // namespace
 
-void write_key_element(JsonWriter& w, const KeyElement& k) {
-  w.begin_object();
-  w.key("name");
-  w.string(k.name);
-  w.key("type");
-  w.integer(static_cast<int>(k.type));
-  w.end_object();
-}
+void write_key_element(JsonWriter& w, const KeyElement& k) { write_name_and_type(w, k.name, k.type); }
 
 KeyElement read_key_element(simdjson::dom::object o) {
   return KeyElement{std::string(get_string(o, "name")), static_cast<ScalarType>(get_int(o, "type"))};
@@ -135,14 +138,7 @@ std::string encode_schema(const TableSchema& s) {
   write_key(w, s.key);
   w.key("attribute_definitions");
   w.begin_array();
-  for (const auto& a : s.attribute_definitions) {
-    w.begin_object();
-    w.key("name");
-    w.string(a.name);
-    w.key("type");
-    w.integer(static_cast<int>(a.type));
-    w.end_object();
-  }
+  for (const auto& a : s.attribute_definitions) write_name_and_type(w, a.name, a.type);
   w.end_array();
   w.key("billing_mode");
   w.integer(static_cast<int>(s.billing_mode));
@@ -232,9 +228,8 @@ TableSchema decode_schema(std::string_view json) {
     s.creation_time = get_double(o, "creation_time");
     s.key = read_key(o["key"]);
     for (element a : simdjson::dom::array(o["attribute_definitions"])) {
-      object ao = a;
-      s.attribute_definitions.push_back(
-          {std::string(get_string(ao, "name")), static_cast<ScalarType>(get_int(ao, "type"))});
+      KeyElement definition = read_key_element(a);  // the same {name, type} object
+      s.attribute_definitions.push_back({std::move(definition.name), definition.type});
     }
     s.billing_mode = static_cast<BillingMode>(get_int(o, "billing_mode"));
     s.billing_mode_updated = get_double(o, "billing_mode_updated");

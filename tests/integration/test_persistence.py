@@ -116,7 +116,10 @@ def test_concurrent_acknowledged_writes_survive_kill9(launch_dynamod, data_dir):
     threads = [threading.Thread(target=writer, args=(w,)) for w in range(16)]
     for t in threads:
         t.start()
-    time.sleep(1.5)
+    # Kill once the writers are well under way, however fast this machine is.
+    deadline = time.monotonic() + 60
+    while sum(len(a) for a in acked_puts) < 200 and time.monotonic() < deadline:
+        time.sleep(0.05)
     server.kill9()
     stop.set()
     for t in threads:

@@ -43,6 +43,19 @@ void put(Store& store, WriteQueue& writer, const std::string& item_json) {
   writer.run_sync([&](WriteContext& ctx) { return ops::apply_put_item(ctx, prepared); });
 }
 
+// A fresh directory for an on-disk store, removed at the end of the test.
+struct TempDir {
+  explicit TempDir(const std::string& name)
+      : path(std::filesystem::temp_directory_path() / ("dynamod-" + name + "-" + std::to_string(::getpid()))) {
+    std::filesystem::remove_all(path);
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string string() const { return path.string(); }
+  std::filesystem::path path;
+};
+
 std::optional<std::string> get(Store& store, const std::string& key_json) {
   auto request = parse_request<GetItemRequest>(decode_get_item, R"({"TableName": "t_items", "Key": )" + key_json + "}");
   return ops::get_item(store, kScope, request).item_json;
@@ -74,8 +87,7 @@ TEST_CASE("engine: put, get, overwrite and delete an item; counters follow") {
 }
 
 TEST_CASE("engine: data and counters survive closing and reopening the store") {
-  auto dir = std::filesystem::temp_directory_path() / ("dynamod-engine-test-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
+  TempDir dir("engine-test");
   {
     Store store(StoreOptions{.path = dir.string()});
     WriteQueue writer(store);
@@ -87,12 +99,10 @@ TEST_CASE("engine: data and counters survive closing and reopening the store") {
     CHECK(get(store, R"({"pk": {"S": "kept"}, "sk": {"N": "5"}})").has_value());
     CHECK(ops::describe_table(store, kScope, "t_items").counters.item_count == 1);
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("engine: the attribute name dictionary is saved with the records that use it") {
-  auto dir = std::filesystem::temp_directory_path() / ("dynamod-names-test-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
+  TempDir dir("names-test");
   {
     Store store(StoreOptions{.path = dir.string()});
     WriteQueue writer(store);
@@ -110,12 +120,10 @@ TEST_CASE("engine: the attribute name dictionary is saved with the records that 
     CHECK(get(store, R"({"pk": {"S": "b"}, "sk": {"N": "2"}})") ==
           std::optional<std::string>(R"({"pk":{"S":"b"},"size":{"N":"3"},"sk":{"N":"2"}})"));
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("engine: a format 1 data directory is upgraded in place; an unknown format is refused") {
-  auto dir = std::filesystem::temp_directory_path() / ("dynamod-format-test-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
+  TempDir dir("format-test");
   auto set_format = [&](std::string_view format) {
     Store store(StoreOptions{.path = dir.string()});
     lmdb::WriteTxn txn(store.env());
@@ -130,7 +138,6 @@ TEST_CASE("engine: a format 1 data directory is upgraded in place; an unknown fo
   CHECK(format() == "2");
   set_format("3");
   CHECK_THROWS_WITH(Store(StoreOptions{.path = dir.string()}), doctest::Contains("has format 3, this dynamod reads formats 1 and 2"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("engine: a table of index_key_format 1 answers index queries at every entry") {
@@ -206,8 +213,7 @@ TEST_CASE("engine: a table is gone for writes queued behind its deletion") {
 }
 
 TEST_CASE("engine: one store per data directory") {
-  auto dir = std::filesystem::temp_directory_path() / ("dynamod-lock-test-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
+  TempDir dir("lock-test");
   {
     Store first(StoreOptions{.path = dir.string()});
     const std::string message = "data directory " + dir.string() + " is in use by another dynamod";
@@ -215,5 +221,4 @@ TEST_CASE("engine: one store per data directory") {
   }
   // Released with the store.
   CHECK_NOTHROW(Store(StoreOptions{.path = dir.string()}));
-  std::filesystem::remove_all(dir);
 }
