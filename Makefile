@@ -1,5 +1,5 @@
 # The README's commands. Everything installs what is missing first (Debian packages).
-.PHONY: build run test bench fuzz clean
+.PHONY: build run test sanitize bench fuzz clean
 
 # Build dynamod (Release) into build/.
 build:
@@ -13,6 +13,10 @@ run: build
 # Install, build and run every test (what CI runs).
 test:
 	scripts/test.sh
+
+# Unit and integration tests against an AddressSanitizer + UBSan build (build-asan/); not in CI.
+sanitize:
+	scripts/sanitize.sh
 
 # Build Release (dynamod and its load generator), then compare with DynamoDB Local: bench/README.md.
 bench:

@@ -42,7 +42,11 @@ struct KeyNames {
   std::string_view partition;
   std::string_view sort;
 };
-inline KeyNames key_names(const KeyDef& key) { return {key.partition.name, key.sort ? key.sort->name : ""}; }
+// Views of the schema's own strings: `key.sort ? key.sort->name : ""` would be a
+// temporary std::string, and the view would dangle.
+inline KeyNames key_names(const KeyDef& key) {
+  return {key.partition.name, key.sort ? std::string_view{key.sort->name} : std::string_view{}};
+}
 
 // Numbers new top-level names in `names` as a side effect.
 std::string encode(const Item& item, std::uint32_t metered_size, std::string_view key_image, KeyNames key,

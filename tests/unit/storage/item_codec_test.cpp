@@ -281,3 +281,18 @@ TEST_CASE("item codec: random items round-trip with any key attributes, through 
   CHECK(held_once * 10 >= applicable * 9);
   CHECK(names.size() == 7);  // the short top-level names; long names and map members are not numbered
 }
+
+TEST_CASE("item codec: key names are views of the schema's own strings") {
+  // A view of a temporary would dangle by the time encode() compares names with it.
+  KeyDef with_sort;
+  with_sort.partition = KeyElement{"a_partition_key_name_longer_than_sso", ScalarType::S};
+  with_sort.sort = KeyElement{"a_sort_key_name_longer_than_the_sso_buffer", ScalarType::N};
+  items::KeyNames names = items::key_names(with_sort);
+  CHECK(names.partition.data() == with_sort.partition.name.data());
+  CHECK(names.sort.data() == with_sort.sort->name.data());
+  CHECK(names.sort == "a_sort_key_name_longer_than_the_sso_buffer");
+
+  KeyDef without_sort;
+  without_sort.partition = KeyElement{"pk", ScalarType::S};
+  CHECK(items::key_names(without_sort).sort.empty());
+}
