@@ -45,6 +45,7 @@ int run(const dynamod::Config& config) {
 
   std::optional<CredentialStore> credentials;
   if (!config.credentials_file.empty()) credentials = CredentialStore::load(config.credentials_file);
+  const bool verifying_signatures = credentials.has_value();  // `credentials` moves into the Service
 
   StoreOptions store_options;
   store_options.path = config.data_dir;
@@ -81,7 +82,7 @@ int run(const dynamod::Config& config) {
 
   spdlog::info("dynamod {} listening on http://{}:{} ({}, {} I/O threads{}{})", DYNAMOD_VERSION, config.host,
                server.port(), config.in_memory ? "in memory" : "data in " + store.path().string(), config.threads,
-               config.shared_db ? ", shared namespace" : "", credentials ? ", verifying signatures" : "");
+               config.shared_db ? ", shared namespace" : "", verifying_signatures ? ", verifying signatures" : "");
   // A machine-readable line for scripts and test fixtures (useful with --port 0).
   std::printf("dynamod listening on %s:%u\n", config.host.c_str(), server.port());
   std::fflush(stdout);
