@@ -25,7 +25,7 @@ bench:
 	cmake --build build -j$${JOBS:-2} --target dynamod dynamod-loadgen
 	bench/run.sh
 
-# Fuzz the expression parser with libFuzzer for FUZZ_SECONDS (default 60).
+# Fuzz the expression parser and the request decoders with libFuzzer, FUZZ_SECONDS (default 60) each.
 fuzz:
 	scripts/fuzz.sh
 

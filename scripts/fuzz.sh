@@ -1,20 +1,43 @@
 #!/usr/bin/env bash
-# Builds the expression parser's libFuzzer target with clang and runs it for a
-# bounded time (FUZZ_SECONDS, default 60). Any crash, hang, leak or sanitizer
-# report fails the run and leaves the input in build-fuzz/.
+# Builds the libFuzzer targets with clang and runs each for a bounded time
+# (FUZZ_SECONDS, default 60, per target): the expression parser
+# (tests/fuzz/expression_fuzzer.cpp) and every operation's request decoder
+# (tests/fuzz/request_fuzzer.cpp). Any crash, hang, leak or sanitizer report
+# fails the run and leaves the input in build-fuzz/. FUZZ_TARGETS picks some.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-60}"
+targets="${FUZZ_TARGETS:-expression_fuzzer request_fuzzer}"
 if ! command -v clang++-14 >/dev/null || [ ! -d /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux ]; then
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends clang-14 libclang-rt-14-dev >/dev/null
 fi
-mkdir -p build-fuzz/corpus
-sources=(tests/fuzz/expression_fuzzer.cpp protocol/expr/*.cpp protocol/attribute_value.cpp protocol/number.cpp
-  protocol/api_error.cpp protocol/base64.cpp protocol/attribute_json.cpp protocol/json_reader.cpp
-  protocol/json_writer.cpp protocol/table_schema.cpp)
-clang++-14 -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I. \
-  "${sources[@]}" -lsimdjson -o build-fuzz/expression_fuzzer
-cd build-fuzz
-./expression_fuzzer -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -max_len=4096 corpus
+compiler=(clang++-14)
+command -v ccache >/dev/null && compiler=(ccache clang++-14)
+flags=(-std=c++20 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -I.)
+
+# The protocol library (no I/O, so the targets link all of it), compiled once,
+# in parallel, ccache keeping what did not change.
+objects=build-fuzz/obj
+mkdir -p "$objects"
+sources=(protocol/*.cpp protocol/expr/*.cpp protocol/partiql/*.cpp)
+printf '%s\n' "${sources[@]}" | xargs -P "${JOBS:-2}" -I{} sh -c \
+  'out="$0/$(echo "{}" | tr / _).o"; exec "$@" -c "{}" -o "$out"' "$objects" "${compiler[@]}" "${flags[@]}"
+
+for target in $targets; do
+  echo "== $target: building"
+  "${compiler[@]}" "${flags[@]}" -fsanitize=fuzzer "tests/fuzz/$target.cpp" "$objects"/*.o -lsimdjson \
+    -o "build-fuzz/$target"
+  # New inputs go to build-fuzz/corpus-<target>; checked-in seeds and a dictionary
+  # (tests/fuzz/<name>_seeds/, tests/fuzz/<name>.dict) start it on valid requests.
+  name="${target%_fuzzer}"
+  corpora=("build-fuzz/corpus-$target")
+  options=()
+  [ -d "tests/fuzz/${name}_seeds" ] && corpora+=("tests/fuzz/${name}_seeds")
+  [ -f "tests/fuzz/$name.dict" ] && options+=("-dict=tests/fuzz/$name.dict")
+  mkdir -p "build-fuzz/corpus-$target"
+  echo "== $target: fuzzing for ${seconds}s"
+  "build-fuzz/$target" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -max_len=4096 \
+    -artifact_prefix=build-fuzz/ "${options[@]}" "${corpora[@]}"
+done

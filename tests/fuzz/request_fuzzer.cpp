@@ -1,0 +1,92 @@
+// libFuzzer target: arbitrary bytes as the JSON body of every operation's
+// request decoder, the way the server hands a body to them (simdjson on-demand
+// over a padded buffer, the top-level object), then the single-item requests'
+// expressions parsed and resolved against the request's own
+// ExpressionAttributeNames/Values. The first byte picks the operation ('A' the
+// first of kDecoders, 'B' the second, ...; tests/fuzz/request_seeds holds a
+// valid body for each, and tests/fuzz/request.dict the members' names). Only
+// ApiError and simdjson_error may escape (the server answers both with a 400);
+// anything else (another exception, a crash, a sanitizer report) is a bug.
+//
+// Built and run by scripts/fuzz.sh (`make fuzz`), not by CMake.
+#include <simdjson.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "protocol/api_error.h"
+#include "protocol/batch_requests.h"
+#include "protocol/item_expressions.h"
+#include "protocol/item_requests.h"
+#include "protocol/partiql/requests.h"
+#include "protocol/read_requests.h"
+#include "protocol/settings_requests.h"
+#include "protocol/stream_requests.h"
+#include "protocol/table_requests.h"
+#include "protocol/transact_requests.h"
+#include "protocol/ttl_requests.h"
+
+namespace {
+
+using namespace dynamod;
+
+using Decoder = void (*)(json::object);
+
+// Every decoder, and for the single-item writes and GetItem the expression
+// step that follows decoding on the I/O thread.
+constexpr std::array<Decoder, 26> kDecoders{{
+    [](json::object b) { parse_put_or_delete_expressions(decode_put_item(b).write); },
+    [](json::object b) { parse_put_or_delete_expressions(decode_delete_item(b).write, true); },
+    [](json::object b) { parse_update_expressions(decode_update_item(b)); },
+    [](json::object b) { parse_get_projection(decode_get_item(b)); },
+    [](json::object b) { decode_batch_get_item(b); },
+    [](json::object b) { decode_batch_write_item(b); },
+    [](json::object b) { decode_query(b); },
+    [](json::object b) { decode_scan(b); },
+    [](json::object b) { decode_create_table(b); },
+    [](json::object b) { decode_update_table(b); },
+    [](json::object b) { decode_table_name_request(b); },
+    [](json::object b) { decode_list_tables(b); },
+    [](json::object b) { decode_transact_write_items(b); },
+    [](json::object b) { decode_transact_get_items(b); },
+    [](json::object b) { decode_update_time_to_live(b); },
+    [](json::object b) { partiql::decode_execute_statement(b); },
+    [](json::object b) { partiql::decode_batch_execute_statement(b); },
+    [](json::object b) { partiql::decode_execute_transaction(b); },
+    [](json::object b) { decode_tag_resource(b); },
+    [](json::object b) { decode_untag_resource(b); },
+    [](json::object b) { decode_list_tags(b); },
+    [](json::object b) { decode_update_continuous_backups(b); },
+    [](json::object b) { decode_list_streams(b); },
+    [](json::object b) { decode_describe_stream(b); },
+    [](json::object b) { decode_get_shard_iterator(b); },
+    [](json::object b) { decode_get_records(b); },
+}};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const Decoder decode = kDecoders[static_cast<std::uint8_t>(data[0] - 'A') % kDecoders.size()];
+  // A padded copy, as the server reserves padding behind the body it read.
+  std::string body(reinterpret_cast<const char*>(data + 1), size - 1);
+  body.reserve(body.size() + simdjson::SIMDJSON_PADDING);
+  simdjson::ondemand::parser parser;
+  try {
+    simdjson::ondemand::document doc;
+    simdjson::ondemand::object object;
+    if (parser.iterate(simdjson::padded_string_view(body.data(), body.size(), body.capacity())).get(doc) !=
+            simdjson::SUCCESS ||
+        doc.get_object().get(object) != simdjson::SUCCESS) {
+      return 0;
+    }
+    decode(object);
+  } catch (const ApiError&) {
+    // A request the service would refuse.
+  } catch (const simdjson::simdjson_error&) {
+    // A body it cannot parse: a SerializationException.
+  }
+  return 0;
+}
