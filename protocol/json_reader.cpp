@@ -17,7 +17,82 @@ std::string_view scalar_token(simdjson::ondemand::json_type type, value& v) {
   }
 }
 
+[[noreturn]] void malformed() { throw ApiError::serialization(""); }
+
+template <typename T>
+T checked(simdjson::simdjson_result<T> result) {
+  T out{};
+  if (std::move(result).get(out) != simdjson::SUCCESS) malformed();
+  return out;
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// JSON's number grammar: simdjson's first pass takes any run of number
+// characters as one token (01, 1., 1e, --1) and checks it only when read.
+bool is_json_number(std::string_view token) {
+  while (!token.empty() && (token.back() == ' ' || token.back() == '\t' || token.back() == '\n' ||
+                            token.back() == '\r')) {
+    token.remove_suffix(1);  // the raw token runs up to the next token
+  }
+  std::size_t i = 0;
+  const std::size_t n = token.size();
+  auto digits = [&] {
+    const std::size_t start = i;
+    while (i < n && is_digit(token[i])) ++i;
+    return i > start;
+  };
+  if (i < n && token[i] == '-') ++i;
+  if (i < n && token[i] == '0') {
+    ++i;
+  } else if (i >= n || token[i] < '1' || token[i] > '9' || !digits()) {
+    return false;
+  }
+  if (i < n && token[i] == '.' && (++i, !digits())) return false;
+  if (i < n && (token[i] == 'e' || token[i] == 'E')) {
+    ++i;
+    if (i < n && (token[i] == '+' || token[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == n;
+}
+
+void check_value(value& v) {
+  using simdjson::ondemand::json_type;
+  switch (checked(v.type())) {
+    case json_type::object:
+      for (auto member : checked(v.get_object())) {
+        simdjson::ondemand::field field = checked(std::move(member));
+        checked(field.unescaped_key());
+        check_value(field.value());
+      }
+      break;
+    case json_type::array:
+      for (auto element : checked(v.get_array())) {
+        value child = checked(std::move(element));
+        check_value(child);
+      }
+      break;
+    case json_type::string: checked(v.get_string()); break;
+    case json_type::number:
+      if (!is_json_number(v.raw_json_token())) malformed();
+      break;
+    case json_type::boolean: checked(v.get_bool()); break;
+    case json_type::null:
+      if (!checked(v.is_null())) malformed();
+      break;
+  }
+}
+
 }  // namespace
+
+void check_well_formed(simdjson::ondemand::document& doc) {
+  value root = checked(doc.get_value());
+  check_value(root);
+  // What follows the root value is left as it was: DynamoDB Local (Jackson)
+  // ignores it, and what the service does is not established.
+  doc.rewind();
+}
 
 ApiError type_mismatch(value& v, std::string_view expected) {
   using simdjson::ondemand::json_type;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <random>
 
+#include "protocol/json_reader.h"
 #include "protocol/json_writer.h"
 #include "server/async_write.h"
 #include "server/content_encoding.h"
@@ -268,10 +269,11 @@ asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
     simdjson::ondemand::document doc;
     simdjson::ondemand::object object;
     if (parser->iterate(simdjson::padded_string_view(body.data(), body.size(), body.capacity())).get(doc) !=
-            simdjson::SUCCESS ||
-        doc.get_object().get(object) != simdjson::SUCCESS) {
+        simdjson::SUCCESS) {
       throw ApiError::serialization("");
     }
+    json::check_well_formed(doc);
+    if (doc.get_object().get(object) != simdjson::SUCCESS) throw ApiError::serialization("");
     Reply reply = co_await handler(ctx, object);
     if (reply.ok()) {
       result = std::move(reply.value());

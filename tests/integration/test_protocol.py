@@ -31,6 +31,19 @@ def test_malformed_json(dynamodb_raw, body):
     assert coral_type(r) == "com.amazon.coral.service#SerializationException"
 
 
+# The whole body must be JSON, members no operation reads included: the service's parser
+# (Jackson, as DynamoDB Local's, whose parse errors are 500s) reads every token, skipped ones
+# too, before any member is looked at. Known members of the wrong shape are checked elsewhere.
+@pytest.mark.parametrize("value", [b'"\\x"', b'"\\u12"', b"tru", b"01", b"1.", b"[1,,2]", b'{"k": [nul]}'],
+                         ids=["bad-escape", "short-unicode-escape", "bad-literal", "leading-zero",
+                              "no-fraction-digits", "empty-element", "nested"])
+@dev("answers 500 InternalFailure")
+def test_malformed_json_in_unread_member(dynamodb_raw, value):
+    r = dynamodb_raw("DescribeTable", b'{"TableName": "no_such_table", "NotAMember": ' + value + b"}")
+    check_error(r, "SerializationException", None, status=400)
+    assert coral_type(r) == "com.amazon.coral.service#SerializationException"
+
+
 # Numbers inside AttributeValues are JSON strings; a JSON number is a SerializationException.
 @pytest.mark.parametrize("value", [{"N": 5}, {"S": 5}, {"NS": [1, 2]}], ids=["N", "S", "NS"])
 @dev("silently accepts JSON numbers")
