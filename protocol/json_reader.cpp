@@ -86,12 +86,16 @@ void check_value(value& v) {
 
 }  // namespace
 
-void check_well_formed(simdjson::ondemand::document& doc) {
+object request_object(simdjson::ondemand::parser& parser, std::string& body, simdjson::ondemand::document& doc) {
+  body.reserve(body.size() + simdjson::SIMDJSON_PADDING);
+  doc = checked(parser.iterate(simdjson::padded_string_view(body.data(), body.size(), body.capacity())));
+  // One walk over every token, then back to the start for the decoders. What
+  // follows the root value is left as it was: DynamoDB Local (Jackson) ignores
+  // it, and what the service does is not established.
   value root = checked(doc.get_value());
   check_value(root);
-  // What follows the root value is left as it was: DynamoDB Local (Jackson)
-  // ignores it, and what the service does is not established.
   doc.rewind();
+  return checked(doc.get_object());
 }
 
 ApiError type_mismatch(value& v, std::string_view expected) {

@@ -20,12 +20,13 @@ using simdjson::ondemand::value;
 // The service's message for a JSON value of the wrong type.
 ApiError type_mismatch(value& v, std::string_view expected);
 
-// Throws a SerializationException (no message, as the service's) unless the
-// whole document is well-formed JSON, then rewinds it for the decoders. They
-// pass over members they do not know without reading them, and simdjson's
-// on-demand API checks a value only when it is read; the service's parser
-// reads the whole body before anything else looks at it.
-void check_well_formed(simdjson::ondemand::document& doc);
+// The request body's top-level object, as every decoder takes it; `doc` holds
+// the parse (padding is reserved behind `body`). Throws a SerializationException
+// (no message, as the service's) unless the body is a well-formed JSON object,
+// all of it: the decoders pass over members they do not know without reading
+// them, and simdjson's on-demand API checks a value only when it is read, while
+// the service's parser reads the whole body before anything looks at it.
+object request_object(simdjson::ondemand::parser& parser, std::string& body, simdjson::ondemand::document& doc);
 
 bool is_null(value& v);
 std::string_view read_string(value& v);

@@ -261,19 +261,11 @@ asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
   OperationContext ctx{store_, writer_, ledger_, throttler_, Scope{identity.region, config_.account_id, config_.shared_db},
                        epoch_seconds, random_uuid, std::string(request[http::field::host]), {}};
   auto parser = parsers_.acquire();
-  std::string& body = request.body();
-  body.reserve(body.size() + simdjson::SIMDJSON_PADDING);
   std::optional<ApiError> failure;
   std::string result;
   try {
     simdjson::ondemand::document doc;
-    simdjson::ondemand::object object;
-    if (parser->iterate(simdjson::padded_string_view(body.data(), body.size(), body.capacity())).get(doc) !=
-        simdjson::SUCCESS) {
-      throw ApiError::serialization("");
-    }
-    json::check_well_formed(doc);
-    if (doc.get_object().get(object) != simdjson::SUCCESS) throw ApiError::serialization("");
+    json::object object = json::request_object(*parser, request.body(), doc);
     Reply reply = co_await handler(ctx, object);
     if (reply.ok()) {
       result = std::move(reply.value());

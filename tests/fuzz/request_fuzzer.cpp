@@ -1,8 +1,7 @@
 // libFuzzer target: arbitrary bytes as the JSON body of every operation's
-// request decoder, the way the server hands a body to them (simdjson on-demand
-// over a padded buffer, the top-level object), then the single-item requests'
-// expressions parsed and resolved against the request's own
-// ExpressionAttributeNames/Values. The first byte picks the operation ('A' the
+// request decoder, handed over as the server does (json::request_object), then
+// the single-item requests' expressions parsed and resolved against the
+// request's own ExpressionAttributeNames/Values. The first byte picks the operation ('A' the
 // first of kDecoders, 'B' the second, ...; tests/fuzz/request_seeds holds a
 // valid body for each, and tests/fuzz/request.dict the members' names). Only
 // ApiError and simdjson_error may escape (the server answers both with a 400);
@@ -20,6 +19,7 @@
 #include "protocol/batch_requests.h"
 #include "protocol/item_expressions.h"
 #include "protocol/item_requests.h"
+#include "protocol/json_reader.h"
 #include "protocol/partiql/requests.h"
 #include "protocol/read_requests.h"
 #include "protocol/settings_requests.h"
@@ -70,23 +70,15 @@ constexpr std::array<Decoder, 26> kDecoders{{
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const Decoder decode = kDecoders[static_cast<std::uint8_t>(data[0] - 'A') % kDecoders.size()];
-  // A padded copy, as the server reserves padding behind the body it read.
   std::string body(reinterpret_cast<const char*>(data + 1), size - 1);
-  body.reserve(body.size() + simdjson::SIMDJSON_PADDING);
   simdjson::ondemand::parser parser;
   try {
     simdjson::ondemand::document doc;
-    simdjson::ondemand::object object;
-    if (parser.iterate(simdjson::padded_string_view(body.data(), body.size(), body.capacity())).get(doc) !=
-            simdjson::SUCCESS ||
-        doc.get_object().get(object) != simdjson::SUCCESS) {
-      return 0;
-    }
-    decode(object);
+    decode(json::request_object(parser, body, doc));
   } catch (const ApiError&) {
-    // A request the service would refuse.
+    // A request the service would refuse (a body it cannot parse included).
   } catch (const simdjson::simdjson_error&) {
-    // A body it cannot parse: a SerializationException.
+    // The server answers it with a SerializationException too.
   }
   return 0;
 }

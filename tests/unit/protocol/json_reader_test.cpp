@@ -1,4 +1,4 @@
-// check_well_formed: the whole body must be JSON, including the members no
+// request_object: the whole body must be JSON, including the members no
 // decoder reads (simdjson's on-demand API checks a value only when it is read).
 #include <doctest/doctest.h>
 #include <simdjson.h>
@@ -10,23 +10,21 @@
 namespace dynamod {
 namespace {
 
-// Checks `text` as the server does, then reads the document again from the start.
+// Opens `text` as the server does, then reads the object from its start.
 bool well_formed(const std::string& text) {
   simdjson::ondemand::parser parser;
-  simdjson::padded_string json(text);
+  std::string body = text;
   simdjson::ondemand::document doc;
-  if (parser.iterate(json).get(doc) != simdjson::SUCCESS) return false;
+  json::object object;
   try {
-    json::check_well_formed(doc);
+    object = json::request_object(parser, body, doc);
   } catch (const ApiError& e) {
     CHECK(e.code() == ErrorCode::SerializationException);
     CHECK(e.message().empty());
     return false;
   }
-  json::object object;
-  REQUIRE(doc.get_object().get(object) == simdjson::SUCCESS);  // rewound for the decoders
   std::string_view first_key;
-  for (auto field : object) {
+  for (auto field : object) {  // rewound for the decoders
     REQUIRE(field.unescaped_key().get(first_key) == simdjson::SUCCESS);
     break;
   }
