@@ -5,6 +5,7 @@
 #include "protocol/expr/expression.h"
 #include "protocol/expr/legacy_json.h"
 #include "protocol/item_requests.h"
+#include "protocol/key_paths.h"
 #include "protocol/key_validation.h"
 #include "protocol/table_requests.h"
 
@@ -78,49 +79,15 @@ void check_read_constraints(const ReadParameters& r, ConstraintErrors& errors) {
   }
 }
 
-// Every path a condition reads.
-void collect_paths(const expr::Operand& o, std::vector<const expr::Path*>& out);
-void collect_paths(const expr::Condition& c, std::vector<const expr::Path*>& out) {
-  for (const auto& node : c.nodes) {
-    std::visit(
-        [&](const auto& n) {
-          using N = std::decay_t<decltype(n)>;
-          if constexpr (std::is_same_v<N, expr::Comparison>) {
-            collect_paths(n.lhs, out);
-            collect_paths(n.rhs, out);
-          } else if constexpr (std::is_same_v<N, expr::Between>) {
-            collect_paths(n.value, out);
-            collect_paths(n.lower, out);
-            collect_paths(n.upper, out);
-          } else if constexpr (std::is_same_v<N, expr::In>) {
-            collect_paths(n.value, out);
-            for (const auto& o : n.list) collect_paths(o, out);
-          } else if constexpr (std::is_same_v<N, expr::FunctionCondition>) {
-            for (const auto& a : n.call.args) collect_paths(a, out);
-          }
-        },
-        node.v);
-  }
-}
-void collect_paths(const expr::Operand& o, std::vector<const expr::Path*>& out) {
-  if (const expr::Path* p = o.path()) out.push_back(p);
-  if (const expr::FunctionCall* f = o.call()) {
-    for (const auto& a : f->args) collect_paths(a, out);
-  }
-}
-
 // A Query's filter may not touch the key it queries by.
+// (A path into a key is refused before, by check_whole_key_paths.)
 void check_filter_keys(const expr::Condition& filter, const KeyDef& key, const char* parameter) {
-  std::vector<const expr::Path*> paths;
+  PathList paths;
   collect_paths(filter, paths);
   for (const expr::Path* p : paths) {
     const std::string& root = p->root();
     bool is_key = root == key.partition.name || (key.sort && root == key.sort->name);
     if (!is_key) continue;
-    if (p->steps.size() > 1) {
-      throw ApiError::validation(
-          "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: " + root);
-    }
     throw ApiError::validation(std::string(parameter) +
                                " can only contain non-primary key attributes: Primary key attribute: " + root);
   }
@@ -186,8 +153,10 @@ const char* projection_parameter(const ReadParameters& r) {
   return r.projection_expression ? "ProjectionExpression" : "AttributesToGet";
 }
 
-// Index lookup, Select rules and the key being read.
-void resolve_target(const ReadParameters& r, const TableSchema& table, ReadSpec& spec, const char* operation) {
+// The index read, if any, and the key being read; then no expression may read
+// into a key attribute (the key condition's paths count: `key_condition`).
+void resolve_target(const ReadParameters& r, const TableSchema& table, ReadSpec& spec, const char* operation,
+                    const std::optional<expr::Condition>& key_condition) {
   if (r.index_name) {
     spec.index = table.find_index(*r.index_name);
     if (spec.index == nullptr || spec.index->status == IndexStatus::Deleting) {
@@ -200,6 +169,15 @@ void resolve_target(const ReadParameters& r, const TableSchema& table, ReadSpec&
   } else {
     spec.key = table.key;
   }
+  PathList paths;
+  if (key_condition) collect_paths(*key_condition, paths);
+  collect_paths(spec.filter, paths);
+  if (spec.projection) {
+    for (const auto& p : *spec.projection) paths.push_back(&p);
+  }
+  check_whole_key_paths(table, paths);
+
+  // Select rules, and what the index holds.
   bool global = spec.index != nullptr &&
                 std::any_of(table.global_indexes.begin(), table.global_indexes.end(),
                             [&](const IndexSchema& i) { return &i == spec.index; });
@@ -249,7 +227,7 @@ void resolve_target(const ReadParameters& r, const TableSchema& table, ReadSpec&
   }
   if (spec.index == nullptr || spec.index->projection.type == ProjectionType::All) return;
   // Attributes asked for that the index does not hold.
-  auto not_projected = [&](const std::vector<const expr::Path*>& paths) {
+  auto not_projected = [&](const PathList& paths) {
     std::vector<std::string> missing;
     for (const expr::Path* p : paths) {
       if (!table.projects(*spec.index, p->root()) &&
@@ -262,13 +240,13 @@ void resolve_target(const ReadParameters& r, const TableSchema& table, ReadSpec&
     for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
     return list;
   };
-  std::vector<const expr::Path*> filter_paths;
+  PathList filter_paths;
   collect_paths(spec.filter, filter_paths);
   if (std::string missing = not_projected(filter_paths); !missing.empty()) {
     throw ApiError::invalid_parameter("Secondary index " + spec.index->name +
                                       " does not project one or more filter attributes: [" + missing + "]");
   }
-  std::vector<const expr::Path*> projection_paths;
+  PathList projection_paths;
   if (spec.projection) {
     for (const auto& p : *spec.projection) projection_paths.push_back(&p);
   }
@@ -376,7 +354,7 @@ ReadSpec validate_query(const QueryRequest& request, const TableSchema& table) {
   ReadSpec spec;
   spec.filter = std::move(parsed.filter);
   spec.projection = std::move(parsed.projection);
-  resolve_target(r, table, spec, "Querying");
+  resolve_target(r, table, spec, "Querying", parsed.key_condition);
   spec.key_condition = parsed.key_condition ? expr::extract_key_condition(*parsed.key_condition, spec.key)
                                             : expr::convert_key_conditions(*request.key_conditions, spec.key);
   check_filter_keys(spec.filter, spec.key, r.filter_expression ? "Filter Expression" : "QueryFilter");
@@ -421,7 +399,7 @@ ReadSpec validate_scan(const ScanRequest& request, const TableSchema& table) {
   ReadSpec spec;
   spec.filter = std::move(parsed.filter);
   spec.projection = std::move(parsed.projection);
-  resolve_target(r, table, spec, "Querying");
+  resolve_target(r, table, spec, "Querying", std::nullopt);
   spec.limit = r.limit;
   spec.consistent = r.consistent_read;
   if (request.segment) {

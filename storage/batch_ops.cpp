@@ -7,6 +7,7 @@
 #include "protocol/expr/expression.h"
 #include "protocol/expr/projection.h"
 #include "protocol/item_expressions.h"
+#include "protocol/key_paths.h"
 #include "storage/item_change.h"
 #include "storage/item_codec.h"
 
@@ -65,6 +66,7 @@ BatchGetResult batch_get_item(Store& store, const Scope& scope, const BatchGetIt
   }
   for (std::size_t i = 0; i < request.tables.size(); ++i) {
     plans[i].table = resolve_table(store, scope, request.tables[i].table_name);
+    check_read_key_paths(plans[i].table->schema, plans[i].projection);
   }
   for (std::size_t i = 0; i < request.tables.size(); ++i) {
     Plan& plan = plans[i];

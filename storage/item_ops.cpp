@@ -11,6 +11,7 @@
 #include "protocol/expr/update.h"
 #include "protocol/item_expressions.h"
 #include "protocol/json_writer.h"
+#include "protocol/key_paths.h"
 #include "storage/index_entries.h"
 #include "storage/item_change.h"
 #include "storage/item_codec.h"
@@ -85,26 +86,6 @@ bool check_condition(const PreparedWrite& w, const OldItem& old, WriteItemResult
 
 constexpr const char* kUpdateTooLarge = "Item size to update has exceeded the maximum allowed size";
 
-// An update may not reach inside an attribute that keys a secondary index.
-void check_index_key_paths(const TableSchema& table, const expr::UpdateActions& actions) {
-  auto check = [&](const expr::Path& p) {
-    if (p.steps.size() < 2) return;
-    for (const auto* family : {&table.local_indexes, &table.global_indexes}) {
-      for (const auto& index : *family) {
-        if (p.root() == index.key.partition.name || (index.key.sort && p.root() == index.key.sort->name)) {
-          throw ApiError::validation(
-              "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: IndexKey: " +
-              p.root());
-        }
-      }
-    }
-  };
-  for (const auto& a : actions.set) check(a.path);
-  for (const auto& p : actions.remove) check(p);
-  for (const auto& a : actions.add) check(a.path);
-  for (const auto& a : actions.del) check(a.path);
-}
-
 // Index entries and stream records are made from decoded items.
 bool has_indexes(const Table& table) {
   return !table.schema.global_indexes.empty() || !table.schema.local_indexes.empty() ||
@@ -153,6 +134,7 @@ ItemLocation locate(TablePtr table, PrimaryKey key) {
 GetItemResult get_item(Store& store, const Scope& scope, const GetItemRequest& request) {
   std::optional<std::vector<expr::Path>> projection = parse_get_projection(request);
   TablePtr table = resolve_table(store, scope, *request.table_name);
+  check_read_key_paths(table->schema, projection);
   ItemLocation at = locate(table, key_from_key(table->schema.key, *request.key));
 
   GetItemResult result;
@@ -184,6 +166,7 @@ PreparedPut prepare_put_item(Store& store, const Scope& scope, PutItemRequest re
   put.write = prepare_write(store, scope, request.write, std::move(expressions.condition));
   Item& item = *request.item;
   TablePtr table = put.write.location.table;
+  check_read_key_paths(table->schema, put.write.condition);
   put.write.location = locate(table, key_from_item(table->schema.key, item));
   indexes::check_index_keys(table->schema, item);
   put.size = metering::item_size(item);
@@ -205,6 +188,7 @@ PreparedDelete prepare_delete_item(Store& store, const Scope& scope, const Delet
   PreparedDelete del;
   del.write = prepare_write(store, scope, request.write, std::move(expressions.condition));
   TablePtr table = del.write.location.table;
+  check_read_key_paths(table->schema, del.write.condition);
   del.write.location = locate(table, key_from_key(table->schema.key, *request.key));
   return del;
 }
@@ -220,11 +204,11 @@ PreparedUpdate prepare_update_item(Store& store, const Scope& scope, const Updat
   update.write = prepare_write(store, scope, request.write, std::move(expressions.condition));
   update.actions = std::move(*expressions.update);
   TablePtr table = update.write.location.table;
+  check_read_key_paths(table->schema, update.write.condition);
   const KeyDef& key = table->schema.key;
   std::vector<std::string_view> key_names{key.partition.name};
   if (key.sort) key_names.push_back(key.sort->name);
   expr::check_key_updates(update.actions, key_names);
-  check_index_key_paths(table->schema, update.actions);
   update.write.location = locate(table, key_from_key(key, *request.key));
   return update;
 }
@@ -266,6 +250,10 @@ PlannedWrite plan_update_item(WriteContext& ctx, const PreparedUpdate& update, C
   if (!check_condition(w, old, result)) return planned;
 
   const expr::UpdateActions& actions = update.actions;
+  // The service refuses a path into a key once the condition has passed.
+  PathList paths;
+  collect_paths(actions, paths);
+  check_whole_key_paths(table.schema, paths);
   // A missing item is created, even by an update with no actions, unless the
   // update only removes attributes or set members.
   bool only_removes = (!actions.remove.empty() || !actions.del.empty()) && actions.set.empty() && actions.add.empty();

@@ -11,6 +11,7 @@
 #include "protocol/expr/expression.h"
 #include "protocol/expr/projection.h"
 #include "protocol/item_expressions.h"
+#include "protocol/key_paths.h"
 #include "storage/item_change.h"
 #include "storage/item_codec.h"
 
@@ -123,19 +124,21 @@ PreparedTransaction prepare_transact_write(Store& store, const Scope& scope, Tra
     }
   }
   // Expressions first, in request order (errors end the whole call)...
+  std::vector<ItemExpressions> expressions(request.actions.size());
   for (std::size_t i = 0; i < request.actions.size(); ++i) {
     switch (request.actions[i].kind) {
-      case Kind::Put: parse_put_or_delete_expressions(puts[i].write, true); break;
-      case Kind::Update: parse_update_expressions(updates[i], true); break;
-      default: parse_put_or_delete_expressions(deletes[i].write, true); break;
+      case Kind::Put: expressions[i] = parse_put_or_delete_expressions(puts[i].write, true); break;
+      case Kind::Update: expressions[i] = parse_update_expressions(updates[i], true); break;
+      default: expressions[i] = parse_put_or_delete_expressions(deletes[i].write, true); break;
     }
   }
-  // ...then the tables...
+  // ...then the tables, and what the expressions read of their keys...
   for (std::size_t i = 0; i < request.actions.size(); ++i) {
     const auto& name = request.actions[i].kind == Kind::Put      ? puts[i].write.table_name
                        : request.actions[i].kind == Kind::Update ? updates[i].write.table_name
                                                                  : deletes[i].write.table_name;
-    resolve_table(store, scope, *name);
+    TablePtr table = resolve_table(store, scope, *name);
+    check_read_key_paths(table->schema, expressions[i].condition);
   }
   // ...then each action against its table; key errors cancel the transaction later.
   std::uint64_t payload = 0;
@@ -287,6 +290,7 @@ TransactGetResult transact_get(Store& store, const Scope& scope, const TransactG
   }
   for (std::size_t i = 0; i < request.actions.size(); ++i) {
     plans[i].table = resolve_table(store, scope, *request.actions[i].table_name);
+    check_read_key_paths(plans[i].table->schema, plans[i].projection);
   }
   std::vector<Reason> reasons(request.actions.size());
   std::optional<std::size_t> invalid;
