@@ -39,6 +39,14 @@ def test_none(dynamodb, hash_table, rcc):
     assert "ConsumedCapacity" not in dynamodb.delete_item(TableName=hash_table, Key={"pk": {"S": "none"}}, **kw)
 
 
+# Deleting an item that is not there is no different.
+@pytest.mark.dynamodb_local_deviation("returns ConsumedCapacity (1.0) for a DeleteItem of a missing item")
+@pytest.mark.parametrize("rcc", [None, "NONE"])
+def test_none_delete_missing(dynamodb, hash_table, rcc):
+    kw = {"ReturnConsumedCapacity": rcc} if rcc else {}
+    assert "ConsumedCapacity" not in dynamodb.delete_item(TableName=hash_table, Key={"pk": {"S": "never-put"}}, **kw)
+
+
 # PutItem of a new item costs ceil(size / 1 KB) write units.
 @pytest.mark.parametrize("size,units", [(20, 1.0), (1024, 1.0), (1025, 2.0), (2048, 2.0), (2049, 3.0), (409600, 400.0)])
 def test_put_new_item(dynamodb, hash_table, size, units):

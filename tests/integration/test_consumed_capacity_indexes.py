@@ -20,6 +20,8 @@ import dynamo_helpers as h
 import index_helpers as ix
 from index_helpers import S, ad, gsi, ks, lsi
 
+dev = pytest.mark.dynamodb_local_deviation
+
 _fresh = itertools.count()
 
 
@@ -229,6 +231,16 @@ def test_lsi_fetch_billing(dynamodb, reads, consistent, lsi_units, table_units):
     resp, cc = lsi_read(dynamodb, reads, consistent, Select="ALL_ATTRIBUTES")
     assert resp["Items"] == sorted(READ_ITEMS, key=lambda i: i["l"]["S"])
     assert_index_read(cc, reads, lsi_units + table_units, lsis={"r_lsi": lsi_units}, table_units=table_units)
+
+
+# A projection naming only what the LSI holds (its keys and the table's) is served from the index:
+# the documentation fetches "attributes that are not projected into the index", and only those.
+@dev("fetches every item from the table for any ProjectionExpression on an LSI, even one naming "
+     "only the index's keys (Table 10.0 here)")
+def test_lsi_projection_of_projected_attributes_does_not_fetch(dynamodb, reads):
+    resp, cc = lsi_read(dynamodb, reads, True, ProjectionExpression="pk, l")
+    assert resp["Items"] == [{"pk": S("P"), "l": S("L%02d" % i)} for i in range(10)]
+    assert_index_read(cc, reads, 1.0, lsis={"r_lsi": 1.0})
 
 
 # A projection naming a non-projected attribute fetches too, only for the items read (Limit 2);

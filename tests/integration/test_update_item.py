@@ -189,6 +189,17 @@ def test_remove(dynamodb, tbl):
     assert get(dynamodb, tbl, "rm") == {"pk": S("rm"), "m": M(y=N("2")), "l": L(N("0"), N("3"))}
 
 
+# A number an update writes from ExpressionAttributeValues is stored like any other number: SET of
+# a number or a number set, and ADD of a number to a missing attribute, read back normalised.
+@dev("keeps the number's text as sent (1e2, 1.50, 1E+2)")
+def test_set_and_add_store_normalised_numbers(dynamodb, tbl):
+    fresh(dynamodb, tbl, "setnum")
+    update(dynamodb, tbl, "setnum", "SET n = :n, ns = :ns ADD cnt :c",
+           {":n": N("1.50"), ":ns": {"NS": ["1E+2", "0.50"]}, ":c": N("1e2")})
+    assert norm(get(dynamodb, tbl, "setnum")) == norm(
+        {"pk": S("setnum"), "n": N("1.5"), "ns": {"NS": ["100", "0.5"]}, "cnt": N("100")})
+
+
 # ---------------------------------------------------------------- ADD / DELETE
 
 
