@@ -19,6 +19,11 @@ namespace {
 [[noreturn]] void missing_operand() {
   throw ApiError::validation("The provided expression refers to an attribute that does not exist in the item");
 }
+// An ADD or DELETE of the wrong type; legacy AttributeUpdates words it its own way.
+[[noreturn]] void mismatch(const UpdateActions& u) {
+  if (u.legacy) throw ApiError::validation("Type mismatch for attribute to update");
+  wrong_type();
+}
 
 // The value of a SET operand, computed against the old item.
 AttributeValue set_operand(const Operand& o, const Item& old) {
@@ -254,13 +259,8 @@ bool set_order(const Path* a, const Path* b) {
   return a->steps.size() < b->steps.size();
 }
 
-// Phase 1 of the service's checks: an ADD or DELETE whose value cannot
-// combine with the value already there.
-void check_add_delete_types(const UpdateActions& u, const Item& old) {
-  auto mismatch = [&] {
-    if (u.legacy) throw ApiError::validation("Type mismatch for attribute to update");
-    wrong_type();
-  };
+// An ADD or DELETE whose value cannot combine with the value already there.
+void check_add_types(const UpdateActions& u, const Item& old) {
   for (const auto& a : u.add) {
     const AttributeValue* current = find_path(old, a.path);
     if (!current) continue;
@@ -268,50 +268,57 @@ void check_add_delete_types(const UpdateActions& u, const Item& old) {
     const bool ok = t == a.value.type() &&
                     (t == AttributeType::N || t == AttributeType::SS || t == AttributeType::NS ||
                      t == AttributeType::BS || (t == AttributeType::L && a.allow_list_append));
-    if (!ok) mismatch();
-  }
-  for (const auto& d : u.del) {
-    const AttributeValue* current = find_path(old, d.path);
-    if (current && current->type() != d.value.type()) mismatch();
+    if (!ok) mismatch(u);
   }
 }
 
+void check_delete_types(const UpdateActions& u, const Item& old) {
+  for (const auto& d : u.del) {
+    const AttributeValue* current = find_path(old, d.path);
+    if (current && current->type() != d.value.type()) mismatch(u);
+  }
+}
+
+void check_parent(Item& item, const Path& path) {
+  if (path.steps.size() > 1) parent_of(item, path, true);
+}
 
 }  // namespace
 
 Item apply_update(const UpdateActions& u, const Item* old_item) {
   static const Item kEmpty;
   const Item& old = old_item ? *old_item : kEmpty;
-  // The service's order of errors: ADD/DELETE type mismatches, then invalid
-  // document paths, then SET values that are missing paths, then the other
-  // SET values in order (each operand: missing, then its type). All SET
-  // values are computed from the old item.
-  check_add_delete_types(u, old);
+  // When several actions fail, the service names the first failure in this
+  // order (DynamoDB Local, tests/unit/expr/update_test.cpp): REMOVE paths, ADD
+  // types, ADD and DELETE paths, DELETE types, then the SET actions from the
+  // last path to the first, each its value (operands left to right: missing,
+  // then of the wrong type) and then its path. Every SET value is computed
+  // from the old item.
   Item item = old;
-  for (const auto& s : u.set) {
-    if (s.path.steps.size() > 1) parent_of(item, s.path, true);
-  }
-  for (const auto& r : u.remove) {
-    if (r.steps.size() > 1) parent_of(item, r, true);
-  }
-  for (const auto& a : u.add) {
-    if (a.path.steps.size() > 1) parent_of(item, a.path, true);
-  }
-  for (const auto& d : u.del) {
-    if (d.path.steps.size() > 1) parent_of(item, d.path, true);
-  }
-  // SET a = b: b must exist (checked for all such actions before any
-  // arithmetic or function is evaluated).
-  for (const auto& s : u.set) {
-    const Operand* o = std::get_if<Operand>(&s.value);
-    if (o && o->path() && !find_path(old, *o->path())) missing_operand();
-  }
-  std::vector<std::pair<const Path*, AttributeValue>> sets;
+  for (const auto& r : u.remove) check_parent(item, r);
+  check_add_types(u, old);
+  for (const auto& a : u.add) check_parent(item, a.path);
+  for (const auto& d : u.del) check_parent(item, d.path);
+  check_delete_types(u, old);
+  std::vector<std::pair<const SetAction*, AttributeValue>> sets;
   sets.reserve(u.set.size());
-  for (const auto& s : u.set) sets.emplace_back(&s.path, set_value(s, old));
-  std::stable_sort(sets.begin(), sets.end(), [](const auto& a, const auto& b) { return set_order(a.first, b.first); });
+  for (const auto& s : u.set) sets.emplace_back(&s, AttributeValue{});
+  if (sets.size() > 1) {
+    std::vector<std::string> names;
+    for (const auto& s : u.set) names.push_back(s.path.to_string());
+    std::vector<std::size_t> order(sets.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return names[a] > names[b]; });
+    for (std::size_t i = 0; i < order.size(); ++i) sets[i].first = &u.set[order[i]];
+  }
+  for (auto& [action, value] : sets) {
+    value = set_value(*action, old);
+    check_parent(item, action->path);
+  }
+  std::stable_sort(sets.begin(), sets.end(),
+                   [](const auto& a, const auto& b) { return set_order(&a.first->path, &b.first->path); });
 
-  for (auto& [path, value] : sets) store(item, *path, std::move(value));
+  for (auto& [action, value] : sets) store(item, action->path, std::move(value));
   for (const auto& a : u.add) apply_add(item, a);
   for (const auto& d : u.del) apply_delete(item, d);
   if (!u.remove.empty()) {

@@ -200,6 +200,36 @@ def test_set_and_add_store_normalised_numbers(dynamodb, tbl):
         {"pk": S("setnum"), "n": N("1.5"), "ns": {"NS": ["100", "0.5"]}, "cnt": N("100")})
 
 
+# When several actions fail, one failure is named, by a fixed order: REMOVE paths, ADD types, ADD
+# and DELETE paths, DELETE types, then the SET actions from the last path to the first, each its
+# value (operands left to right) before its path. Probed on DynamoDB Local (the service's texts
+# are the same; its order is not documented); the item is left as it was.
+PATH = "The document path provided in the update expression is invalid for update"
+TYPE = "An operand in the update expression has an incorrect data type"
+MISSING = "The provided expression refers to an attribute that does not exist in the item"
+
+
+@pytest.mark.parametrize("expr,message", [
+    ("ADD s :n REMOVE nope.x", PATH),
+    ("SET s.x = :n ADD n :ss", TYPE),
+    ("DELETE s :ss, nope.x :ss", PATH),
+    ("SET c = nope DELETE s :ss", TYPE),
+    ("SET c = nope ADD nope.x :n", PATH),
+    ("SET a.b = :n, c = nope", MISSING),
+    ("SET a.b = :n, c = list_append(s, :l)", TYPE),
+    ("SET a = s + :n, b.c = :n", PATH),
+    ("SET b.c = :n, a = s + :n", PATH),
+    ("SET q = s - nope", TYPE),
+], ids=["remove-path-first", "add-type-before-set-path", "delete-path-before-type", "delete-type-before-set",
+        "add-path-before-missing", "missing-before-path", "list-append-type-before-path",
+        "path-before-arithmetic", "path-before-arithmetic-written-first", "left-operand-first"])
+def test_update_error_order(dynamodb, tbl, expr, message):
+    item = fresh(dynamodb, tbl, "errorder", n=N("5"), s=S("str"))
+    values = {k: v for k, v in {":n": N("1"), ":ss": {"SS": ["z"]}, ":l": L(N("7"))}.items() if k in expr}
+    expect_error(lambda: update(dynamodb, tbl, "errorder", expr, values), VE, either_envelope(message))
+    assert get(dynamodb, tbl, "errorder") == item
+
+
 # ---------------------------------------------------------------- ADD / DELETE
 
 

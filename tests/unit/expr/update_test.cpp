@@ -25,6 +25,10 @@ std::string after(std::string_view text, std::string_view name, const Item* old 
   return to_json(one);
 }
 
+const std::string type = "An operand in the update expression has an incorrect data type";
+const std::string path = "The document path provided in the update expression is invalid for update";
+const std::string missing = "The provided expression refers to an attribute that does not exist in the item";
+
 std::string apply_error(std::string_view text) {
   Fixture f;
   Item start = base();
@@ -97,9 +101,6 @@ TEST_CASE("expr: DELETE from sets") {
 }
 
 TEST_CASE("expr: update errors") {
-  const std::string type = "An operand in the update expression has an incorrect data type";
-  const std::string path = "The document path provided in the update expression is invalid for update";
-  const std::string missing = "The provided expression refers to an attribute that does not exist in the item";
   CHECK(apply_error("ADD s :v") == type);
   CHECK(apply_error("ADD n :ss") == type);
   CHECK(apply_error("ADD ss :ns") == type);
@@ -123,11 +124,45 @@ TEST_CASE("expr: update errors") {
   CHECK(apply_error("REMOVE nope[1]") == path);
   CHECK(apply_error("REMOVE s[0]") == path);
   CHECK(apply_error("ADD nope.x :v") == path);
-  // The service's order: ADD/DELETE types, then paths, then missing values, then types.
-  CHECK(apply_error("SET s.x = :v ADD l[1] :ss") == type);
+}
+
+// Which failure the service names when several actions fail (each case probed
+// on DynamoDB Local, 2026-11-30): REMOVE paths, ADD types, ADD and DELETE
+// paths, DELETE types, then SET actions from the last path to the first, each
+// its value (operands left to right: missing, wrong type) before its path.
+TEST_CASE("expr: the order of update errors") {
+  // REMOVE paths first
   CHECK(apply_error("SET a = s + :v REMOVE nope.x") == path);
+  CHECK(apply_error("ADD s :v REMOVE nope.x") == path);
+  CHECK(apply_error("REMOVE nope.x ADD s :v") == path);
+  CHECK(apply_error("DELETE s :ss REMOVE nope.x") == path);
+  // ADD types before every other path and value
+  CHECK(apply_error("SET s.x = :v ADD l[1] :ss") == type);
+  CHECK(apply_error("ADD nope.x :v, n :ss") == type);
+  CHECK(apply_error("ADD n :ss, nope.x :v") == type);
+  CHECK(apply_error("SET a = nope ADD n :ss") == type);
+  // ADD and DELETE paths before DELETE types, DELETE types before SET
+  CHECK(apply_error("DELETE nope.x :ss, s :ss") == path);
+  CHECK(apply_error("DELETE s :ss, nope.x :ss") == path);
+  CHECK(apply_error("DELETE s :ss ADD nope.x :v") == path);
+  CHECK(apply_error("SET c = nope ADD nope.x :v") == path);
+  CHECK(apply_error("SET a = list_append(s, :l) ADD nope.x :v") == path);
+  CHECK(apply_error("SET c = nope DELETE s :ss") == type);
+  CHECK(apply_error("SET a.b = :v DELETE s :ss") == type);
+  // SET actions, last path first: value, then path
+  CHECK(apply_error("SET a.b = :v, c = nope") == missing);
+  CHECK(apply_error("SET c = nope, a.b = :v") == missing);
+  CHECK(apply_error("SET a.b = :v, c = nope + :v") == missing);
+  CHECK(apply_error("SET a.b = :v, c = list_append(s, :l)") == type);
+  CHECK(apply_error("SET c = list_append(s, :l), a.b = :v") == type);
+  CHECK(apply_error("SET a = s + :v, b.c = :v") == path);
+  CHECK(apply_error("SET b.c = :v, a = s + :v") == path);
   CHECK(apply_error("SET a = s + :v, b = nope") == missing);
   CHECK(apply_error("SET b = nope, a = s + :v") == missing);
+  CHECK(apply_error("SET a = list_append(s, :l), b = nope") == missing);
+  // within one value, left to right
+  CHECK(apply_error("SET q = s - nope") == type);
+  CHECK(apply_error("SET q = nope - s") == missing);
 }
 
 TEST_CASE("expr: arithmetic is exact and bounded") {
