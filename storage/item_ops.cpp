@@ -257,7 +257,10 @@ PlannedWrite plan_update_item(WriteContext& ctx, const PreparedUpdate& update, C
   // A missing item is created, even by an update with no actions, unless the
   // update only removes attributes or set members.
   bool only_removes = (!actions.remove.empty() || !actions.del.empty()) && actions.set.empty() && actions.add.empty();
-  if (!old.exists() && only_removes) return planned;
+  if (!old.exists() && only_removes) {
+    expr::apply_update(actions, nullptr);  // a path into a missing parent is still refused
+    return planned;
+  }
   Item item = expr::apply_update(actions, old.get());
   const PrimaryKey& key = w.location.key;
   item.set(table.schema.key.partition.name, key.partition);

@@ -291,8 +291,8 @@ Item apply_update(const UpdateActions& u, const Item* old_item) {
   // When several actions fail, the service names the first failure in this
   // order (DynamoDB Local, tests/unit/expr/update_test.cpp): REMOVE paths, ADD
   // types, ADD and DELETE paths, DELETE types, then the SET actions from the
-  // last path to the first, each its value (operands left to right: missing,
-  // then of the wrong type) and then its path. Every SET value is computed
+  // last path to the first, each its path and then its value (operands left
+  // to right: missing, then of the wrong type). Every SET value is computed
   // from the old item.
   Item item = old;
   for (const auto& r : u.remove) check_parent(item, r);
@@ -312,8 +312,8 @@ Item apply_update(const UpdateActions& u, const Item* old_item) {
     for (std::size_t i = 0; i < order.size(); ++i) sets[i].first = &u.set[order[i]];
   }
   for (auto& [action, value] : sets) {
-    value = set_value(*action, old);
     check_parent(item, action->path);
+    value = set_value(*action, old);
   }
   std::stable_sort(sets.begin(), sets.end(),
                    [](const auto& a, const auto& b) { return set_order(&a.first->path, &b.first->path); });

@@ -202,7 +202,7 @@ def test_set_and_add_store_normalised_numbers(dynamodb, tbl):
 
 # When several actions fail, one failure is named, by a fixed order: REMOVE paths, ADD types, ADD
 # and DELETE paths, DELETE types, then the SET actions from the last path to the first, each its
-# value (operands left to right) before its path. Probed on DynamoDB Local (the service's texts
+# path before its value (operands left to right). Probed on DynamoDB Local (the service's texts
 # are the same; its order is not documented); the item is left as it was.
 PATH = "The document path provided in the update expression is invalid for update"
 TYPE = "An operand in the update expression has an incorrect data type"
@@ -220,9 +220,11 @@ MISSING = "The provided expression refers to an attribute that does not exist in
     ("SET a = s + :n, b.c = :n", PATH),
     ("SET b.c = :n, a = s + :n", PATH),
     ("SET q = s - nope", TYPE),
+    ("SET nope.x = nope.x + n", PATH),
 ], ids=["remove-path-first", "add-type-before-set-path", "delete-path-before-type", "delete-type-before-set",
         "add-path-before-missing", "missing-before-path", "list-append-type-before-path",
-        "path-before-arithmetic", "path-before-arithmetic-written-first", "left-operand-first"])
+        "path-before-arithmetic", "path-before-arithmetic-written-first", "left-operand-first",
+        "own-path-before-own-value"])
 def test_update_error_order(dynamodb, tbl, expr, message):
     item = fresh(dynamodb, tbl, "errorder", n=N("5"), s=S("str"))
     values = {k: v for k, v in {":n": N("1"), ":ss": {"SS": ["z"]}, ":l": L(N("7"))}.items() if k in expr}
@@ -404,6 +406,20 @@ def test_upsert_remove_only_does_not_create(dynamodb, tbl, expr, values):
     resp = update(dynamodb, tbl, "ups3", expr, values, ReturnValues="ALL_NEW")
     assert "Attributes" not in resp
     assert get(dynamodb, tbl, "ups3") is None
+
+
+# ...but a nested path under a parent the missing item does not have is refused, as on an item
+# without that attribute.
+@pytest.mark.parametrize("expr,values", [
+    ("REMOVE a.b", None),
+    ("REMOVE a[0]", None),
+    ("DELETE a.b :v", {":v": {"SS": ["x"]}}),
+])
+def test_upsert_remove_only_nested_path(dynamodb, tbl, expr, values):
+    dynamodb.delete_item(TableName=tbl, Key={"pk": S("ups4")})
+    expect_error(lambda: update(dynamodb, tbl, "ups4", expr, values), VE,
+                 either_envelope("The document path provided in the update expression is invalid for update"))
+    assert get(dynamodb, tbl, "ups4") is None
 
 
 # SET of a nested path on a missing item fails (the parent does not exist) and creates nothing.
