@@ -5,16 +5,8 @@
 namespace dynamod {
 namespace {
 
-constexpr std::string_view kEmptyKeyPrefix =
-    "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty ";
-
 void check_not_empty(const KeyElement& element, const AttributeValue& value) {
-  bool empty_string = value.type() == AttributeType::S && value.as_string().empty();
-  bool empty_binary = value.type() == AttributeType::B && value.as_binary().empty();
-  if (empty_string || empty_binary) {
-    throw ApiError::validation(std::string(kEmptyKeyPrefix) + (empty_string ? "string" : "binary") +
-                               " value. Key: " + element.name);
-  }
+  check_key_value_not_empty(element.name, value);
 }
 
 // Key sizes count the bytes of an S or B value; a number (at most 21 bytes)
@@ -79,6 +71,25 @@ Item key_attributes(const KeyDef& key, const Item& item) {
     if (const AttributeValue* v = item.find(key.sort->name)) out.set(key.sort->name, *v);
   }
   return out;
+}
+
+void check_key_value_not_empty(std::string_view name, const AttributeValue& value, std::string_view index) {
+  const bool empty_string = value.type() == AttributeType::S && value.as_string().empty();
+  const bool empty_binary = value.type() == AttributeType::B && value.as_binary().empty();
+  if (!empty_string && !empty_binary) return;
+  std::string message = "One or more parameter values are not valid. ";
+  if (!index.empty()) message += "A value specified for a secondary index key is not supported. ";
+  message += "The AttributeValue for a key attribute cannot contain an empty ";
+  message += empty_string ? "string value. " : "binary value. ";
+  if (index.empty()) {
+    message += "Key: ";
+  } else {
+    message += "IndexName: ";
+    message += index;
+    message += ", IndexKey: ";
+  }
+  message += name;
+  throw ApiError::validation(std::move(message));
 }
 
 bool is_empty_key_error(const ApiError& error) {

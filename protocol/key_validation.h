@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
 #include "protocol/api_error.h"
 #include "protocol/attribute_value.h"
@@ -30,6 +31,10 @@ PrimaryKey key_from_key(const KeyDef& key, const Item& key_attributes);
 Item key_attributes(const KeyDef& key, const Item& item);
 
 void check_item_size(std::uint64_t size);
+
+// An S or B key value may not be empty: the error names the key, and the
+// index when `index` is given (an index key, or a key an index Query reads).
+void check_key_value_not_empty(std::string_view name, const AttributeValue& value, std::string_view index = {});
 
 // True for the error about an empty S or B key value (transactions report it
 // for the whole call, other key errors per action).

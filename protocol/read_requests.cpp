@@ -355,8 +355,9 @@ ReadSpec validate_query(const QueryRequest& request, const TableSchema& table) {
   spec.filter = std::move(parsed.filter);
   spec.projection = std::move(parsed.projection);
   resolve_target(r, table, spec, "Querying", parsed.key_condition);
-  spec.key_condition = parsed.key_condition ? expr::extract_key_condition(*parsed.key_condition, spec.key)
-                                            : expr::convert_key_conditions(*request.key_conditions, spec.key);
+  const std::string_view index = spec.index != nullptr ? std::string_view(spec.index->name) : std::string_view();
+  spec.key_condition = parsed.key_condition ? expr::extract_key_condition(*parsed.key_condition, spec.key, index)
+                                            : expr::convert_key_conditions(*request.key_conditions, spec.key, index);
   check_filter_keys(spec.filter, spec.key, r.filter_expression ? "Filter Expression" : "QueryFilter");
   spec.limit = r.limit;
   spec.forward = request.scan_index_forward;

@@ -5,6 +5,7 @@
 
 #include "metering/item_size.h"
 #include "protocol/api_error.h"
+#include "protocol/key_validation.h"
 #include "storage/item_codec.h"
 #include "storage/key_codec.h"
 
@@ -24,19 +25,14 @@ void check_key(const KeyElement& k, bool is_sort, const IndexSchema& index, cons
   std::size_t size = v->type() == AttributeType::S ? v->as_string().size()
                      : v->type() == AttributeType::B ? v->as_binary().size()
                                                      : 0;
-  if ((v->type() == AttributeType::S || v->type() == AttributeType::B) && size == 0) {
-    std::string what = v->type() == AttributeType::S ? "string" : "binary";
-    if (by_update) {
-      throw ApiError::validation(std::string(kNotValid) +
-                                 "The update expression attempted to update a secondary index key to a value that is "
-                                 "not supported. The AttributeValue for a key attribute cannot contain an empty " +
-                                 what + " value.");
-    }
+  if (by_update && (v->type() == AttributeType::S || v->type() == AttributeType::B) && size == 0) {
+    // An update words it its own way, without naming the index.
     throw ApiError::validation(std::string(kNotValid) +
-                               "A value specified for a secondary index key is not supported. The AttributeValue for "
-                               "a key attribute cannot contain an empty " +
-                               what + " value. IndexName: " + index.name + ", IndexKey: " + k.name);
+                               "The update expression attempted to update a secondary index key to a value that is "
+                               "not supported. The AttributeValue for a key attribute cannot contain an empty " +
+                               (v->type() == AttributeType::S ? "string" : "binary") + " value.");
   }
+  check_key_value_not_empty(k.name, *v, index.name);
   const std::size_t limit = is_sort ? 1024 : 2048;
   if (size > limit) {
     throw ApiError::invalid_parameter("Size limit exceeded for Index Key " + k.name + " Actual Size: " +

@@ -2,6 +2,7 @@
 
 #include "protocol/api_error.h"
 #include "protocol/expr/value_text.h"
+#include "protocol/key_validation.h"
 
 namespace dynamod::expr {
 namespace {
@@ -119,7 +120,7 @@ void check_type(const AttributeValue* v, ScalarType t) {
 
 }  // namespace
 
-KeyCondition extract_key_condition(const Condition& c, const KeyDef& key) {
+KeyCondition extract_key_condition(const Condition& c, const KeyDef& key, std::string_view index) {
   std::vector<Leaf> leaves;
   if (!c.empty()) collect(c, c.root, key, leaves);
   if (leaves.size() > 2) fail("Conditions can be of length 1 or 2 only");
@@ -144,6 +145,7 @@ KeyCondition extract_key_condition(const Condition& c, const KeyDef& key) {
   if (!partition) fail("Query condition missed key schema element: " + key.partition.name);
   if (partition->op != SortOp::Eq) fail("Query key condition not supported");
   check_type(partition->value, key.partition.type);
+  check_key_value_not_empty(key.partition.name, *partition->value, index);
   KeyCondition out{key.partition.name, *partition->value, std::nullopt};
   if (sort) {
     check_type(sort->value, key.sort->type);
@@ -151,6 +153,8 @@ KeyCondition extract_key_condition(const Condition& c, const KeyDef& key) {
     if (sort->op == SortOp::BeginsWith && key.sort->type == ScalarType::N) {
       throw ApiError::invalid_parameter("Condition parameter type does not match schema type");
     }
+    check_key_value_not_empty(key.sort->name, *sort->value, index);
+    if (sort->upper) check_key_value_not_empty(key.sort->name, *sort->upper, index);
     SortCondition s{key.sort->name, sort->op, *sort->value, std::nullopt};
     if (sort->upper) s.upper = *sort->upper;
     out.sort = std::move(s);

@@ -27,8 +27,10 @@ struct KeyCondition {
 
 // Checks the shape of a parsed KeyConditionExpression (only AND of at most
 // two conditions, one per key, the partition key with "=", values of the
-// schema's types) with the service's messages, and extracts it.
-KeyCondition extract_key_condition(const Condition& c, const KeyDef& key);
+// schema's types, none an empty S or B) with the service's messages, and
+// extracts it. `index`: the index a Query reads (its keys are named as index
+// keys in errors), empty for the table.
+KeyCondition extract_key_condition(const Condition& c, const KeyDef& key, std::string_view index = {});
 
 // True if `item`'s sort key satisfies the condition (used for ranges the
 // storage layer cannot express exactly, and for tests).

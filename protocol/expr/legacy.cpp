@@ -194,7 +194,7 @@ Condition convert_expected(const LegacyConditions& expected, ConditionalOperator
 
 Condition convert_filter(const LegacyConditions& filter, ConditionalOperator op) { return combine(filter, op, false); }
 
-KeyCondition convert_key_conditions(const LegacyConditions& conditions, const KeyDef& key) {
+KeyCondition convert_key_conditions(const LegacyConditions& conditions, const KeyDef& key, std::string_view index) {
   if (conditions.empty() || conditions.size() > 2) {
     throw ApiError::validation("Conditions can be of length 1 or 2 only");
   }
@@ -218,7 +218,7 @@ KeyCondition convert_key_conditions(const LegacyConditions& conditions, const Ke
     root = root ? push(c, ConditionNode{And{*root, n}}) : n;
   }
   if (root) c.root = *root;
-  return extract_key_condition(c, key);
+  return extract_key_condition(c, key, index);
 }
 
 UpdateActions convert_attribute_updates(const LegacyUpdates& updates) {

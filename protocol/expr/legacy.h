@@ -41,7 +41,7 @@ ConditionalOperator parse_conditional_operator(const std::optional<std::string>&
 Condition convert_expected(const LegacyConditions& expected, ConditionalOperator op);
 // QueryFilter / ScanFilter (ComparisonOperator + AttributeValueList only).
 Condition convert_filter(const LegacyConditions& filter, ConditionalOperator op);
-KeyCondition convert_key_conditions(const LegacyConditions& conditions, const KeyDef& key);
+KeyCondition convert_key_conditions(const LegacyConditions& conditions, const KeyDef& key, std::string_view index = {});
 // PUT -> SET, ADD -> ADD (also appends lists), DELETE with a value -> DELETE,
 // DELETE without -> REMOVE. `key_names` are refused as in UpdateExpression.
 UpdateActions convert_attribute_updates(const LegacyUpdates& updates);

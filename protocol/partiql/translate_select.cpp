@@ -3,6 +3,7 @@
 // Scan), the other terms as the filter, ORDER BY, Limit and NextToken.
 #include <algorithm>
 
+#include "protocol/key_validation.h"
 #include "protocol/partiql/condition.h"
 #include "protocol/partiql/keys.h"
 #include "protocol/partiql/translate.h"
@@ -91,6 +92,12 @@ std::vector<NodeId> key_condition(const Statement& s, std::vector<NodeId> terms,
       if (c) kc.sort = std::move(*c);
       return c.has_value();
     });
+  }
+  // No key holds an empty S or B (named as a key here, on an index too, as the service does).
+  check_key_value_not_empty(kc.partition_name, kc.partition);
+  if (kc.sort) {
+    check_key_value_not_empty(kc.sort->name, kc.sort->value);
+    if (kc.sort->upper) check_key_value_not_empty(kc.sort->name, *kc.sort->upper);
   }
   spec.key_condition = std::move(kc);
   return terms;

@@ -441,6 +441,21 @@ def test_statement_length_limit(dynamodb, unchecked, t):
     expect_error(lambda: run(unchecked, too_long), "ValidationException")
 
 
+# A SELECT that compares a key with an empty string is refused as a Query would be, the key named
+# as a key on an index too (DynamoDB Local's text).
+@pytest.mark.parametrize("where,index,name", [
+    ("pk = ''", None, "pk"),
+    ("pk = 'a' AND sk = ''", None, "sk"),
+    ("pk = 'a' AND begins_with(sk, '')", None, "sk"),
+    ("gpk = ''", "gsi1", "gpk"),
+], ids=["partition", "sort", "begins-with", "gsi"])
+def test_select_empty_key_value(dynamodb, t, where, index, name):
+    source = q(t.idx) + ("." + q(index) if index else "")
+    expect_error(lambda: run(dynamodb, "SELECT * FROM %s WHERE %s" % (source, where)), "ValidationException",
+                 h.either_envelope("One or more parameter values are not valid. The AttributeValue for a key "
+                                   "attribute cannot contain an empty string value. Key: " + name))
+
+
 # ================================================================= UPDATE
 
 

@@ -600,3 +600,50 @@ def test_missing_table(dynamodb):
     expect_error(lambda: query(dynamodb, h.unique_name("none"), "pk = :p", {":p": S("p")}),
                  "ResourceNotFoundException", "Requested resource not found")
 
+
+
+# ---------------------------------------------------------------- empty key values
+# A key condition may not compare a key with an empty string or binary, as no key can hold one:
+# the table's keys are named as keys, and on an index every key it is queried by as the index's
+# (DynamoDB Local's texts; the service gives these texts for empty keys in GetItem and PutItem).
+EMPTY = "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty "
+EMPTY_INDEX = ("One or more parameter values are not valid. A value specified for a secondary index key is not "
+               "supported. The AttributeValue for a key attribute cannot contain an empty ")
+
+
+@pytest.fixture(scope="module")
+def empty_keys(module_tables):
+    return module_tables(
+        tag="qempty", KeySchema=ks(("pk", "HASH"), ("sk", "RANGE")),
+        AttributeDefinitions=ad(("pk", "S"), ("sk", "S"), ("g", "S"), ("b", "B"), ("l", "S")),
+        GlobalSecondaryIndexes=[{"IndexName": "by_g", "KeySchema": ks(("g", "HASH"), ("b", "RANGE")),
+                                 "Projection": {"ProjectionType": "ALL"}}],
+        LocalSecondaryIndexes=[{"IndexName": "by_l", "KeySchema": ks(("pk", "HASH"), ("l", "RANGE")),
+                                "Projection": {"ProjectionType": "ALL"}}])
+
+
+@pytest.mark.parametrize("index,kce,values,message", [
+    (None, "pk = :e", {":e": S("")}, EMPTY + "string value. Key: pk"),
+    (None, "pk = :a AND sk = :e", {":a": S("a"), ":e": S("")}, EMPTY + "string value. Key: sk"),
+    (None, "pk = :a AND begins_with(sk, :e)", {":a": S("a"), ":e": S("")}, EMPTY + "string value. Key: sk"),
+    (None, "pk = :a AND sk BETWEEN :e AND :a", {":a": S("a"), ":e": S("")}, EMPTY + "string value. Key: sk"),
+    ("by_g", "g = :e", {":e": S("")}, EMPTY_INDEX + "string value. IndexName: by_g, IndexKey: g"),
+    ("by_g", "g = :a AND begins_with(b, :e)", {":a": S("a"), ":e": B(b"")},
+     EMPTY_INDEX + "binary value. IndexName: by_g, IndexKey: b"),
+    ("by_l", "pk = :e", {":e": S("")}, EMPTY_INDEX + "string value. IndexName: by_l, IndexKey: pk"),
+    ("by_l", "pk = :a AND l > :e", {":a": S("a"), ":e": S("")}, EMPTY_INDEX + "string value. IndexName: by_l, IndexKey: l"),
+    # each key's type is checked before it is checked for emptiness, the partition key's first
+    (None, "pk = :e AND sk = :n", {":e": S(""), ":n": N("1")}, EMPTY + "string value. Key: pk"),
+], ids=["partition", "sort", "begins-with", "between", "gsi-partition", "gsi-sort-binary", "lsi-partition",
+        "lsi-sort", "before-sort-type"])
+def test_empty_key_value_in_key_condition(dynamodb, empty_keys, index, kce, values, message):
+    kw = {"IndexName": index} if index else {}
+    expect_error(lambda: dynamodb.query(TableName=empty_keys, KeyConditionExpression=kce,
+                                        ExpressionAttributeValues=values, **kw), VE, either_envelope(message))
+
+
+def test_empty_key_value_in_key_conditions(dynamodb, empty_keys):
+    expect_error(lambda: dynamodb.query(TableName=empty_keys, IndexName="by_g", KeyConditions={
+        "g": {"ComparisonOperator": "EQ", "AttributeValueList": [S("a")]},
+        "b": {"ComparisonOperator": "BEGINS_WITH", "AttributeValueList": [B(b"")]}}),
+        VE, either_envelope(EMPTY_INDEX + "binary value. IndexName: by_g, IndexKey: b"))
