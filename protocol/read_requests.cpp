@@ -131,10 +131,9 @@ ParsedRead parse_read(const ReadParameters& r, const char* filter_name,
   }
   expr::validate_placeholder_maps(r.names ? &*r.names : nullptr, r.values ? &*r.values : nullptr);
   expr::Placeholders placeholders(r.names ? &*r.names : nullptr, r.values ? &*r.values : nullptr);
+  // The service reads the filter, then the projection, then the key condition:
+  // of errors in several, the filter's is named.
   ParsedRead parsed;
-  if (key_expression) {
-    parsed.key_condition = expr::parse_condition(*key_expression, expr::ConditionKind::KeyCondition, placeholders);
-  }
   if (r.filter_expression) {
     parsed.filter = expr::parse_condition(*r.filter_expression, expr::ConditionKind::Filter, placeholders);
   } else if (r.filter) {
@@ -144,6 +143,9 @@ ParsedRead parse_read(const ReadParameters& r, const char* filter_name,
     parsed.projection = expr::parse_projection(*r.projection_expression, placeholders);
   } else if (r.attributes_to_get) {
     parsed.projection = expr::convert_attributes_to_get(*r.attributes_to_get);
+  }
+  if (key_expression) {
+    parsed.key_condition = expr::parse_condition(*key_expression, expr::ConditionKind::KeyCondition, placeholders);
   }
   placeholders.check_all_used();
   return parsed;

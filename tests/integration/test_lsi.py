@@ -185,6 +185,20 @@ def test_wrong_type_lsi_key_message(dynamodb, threads):
                  h.either_envelope(INVALID + "Type mismatch for Index Key replies Expected: N Actual: S IndexName: by_replies"))
 
 
+# An update that would give the LSI sort key a value of the wrong type is refused like a PutItem,
+# and the item keeps its old form.
+@dev("accepts it and stores the S in the N-typed LSI key")
+@pytest.mark.parametrize("expression", ["SET replies = :v", "SET replies = if_not_exists(replies, :v)"],
+                         ids=["set", "if-not-exists"])
+def test_wrong_type_lsi_key_by_update_refused(dynamodb, threads, expression):
+    item = thread("BAD", "update")
+    dynamodb.put_item(TableName=threads, Item=item)
+    key = {"forum": item["forum"], "subject": item["subject"]}
+    expect_error(lambda: dynamodb.update_item(TableName=threads, Key=key, UpdateExpression=expression,
+                                              ExpressionAttributeValues={":v": S("many")}), VE)
+    assert dynamodb.get_item(TableName=threads, Key=key, ConsistentRead=True)["Item"] == item
+
+
 # An empty string LSI key is refused with the secondary-index text (CONF captured).
 def test_empty_lsi_key(dynamodb, threads):
     expect_error(lambda: dynamodb.put_item(TableName=threads, Item=thread("BAD", "empty", last_post="")), VE,

@@ -229,6 +229,19 @@ def test_limit_reached_exactly_at_end(dynamodb, tables):
     assert "LastEvaluatedKey" not in query(dynamodb, tables["qs"], "pk = :p", {":p": S("p")}, Limit=n + 1)
 
 
+# The same with a sort-key condition: Limit reached at the last item of the range still gives a
+# LastEvaluatedKey, though the partition's next item is outside the range ("If LastEvaluatedKey is
+# not empty, it does not necessarily mean that there is more data", the developer guide).
+@dev("looks ahead past the range's last item and gives no LastEvaluatedKey")
+def test_limit_reached_exactly_at_end_of_range(dynamodb, tables):
+    resp = query(dynamodb, tables["qs"], "pk = :p AND sk <= :b", {":p": S("p"), ":b": S("b")}, Limit=5)
+    assert [i["sk"]["S"] for i in resp["Items"]] == ["A", "a", "aa", "ab", "b"]
+    assert resp["LastEvaluatedKey"] == {"pk": S("p"), "sk": S("b")}
+    tail = query(dynamodb, tables["qs"], "pk = :p AND sk <= :b", {":p": S("p"), ":b": S("b")}, Limit=5,
+                 ExclusiveStartKey=resp["LastEvaluatedKey"])
+    assert tail["Items"] == [] and "LastEvaluatedKey" not in tail
+
+
 # An ExclusiveStartKey need not be an existing item: the query continues after that position.
 @pytest.mark.parametrize("forward,expected", [(True, ["b", "ba", "c", "z", "\u00e9"]), (False, ["ab", "aa", "a", "A"])])
 def test_exclusive_start_key_between_items(dynamodb, tables, forward, expected):
@@ -647,3 +660,25 @@ def test_empty_key_value_in_key_conditions(dynamodb, empty_keys):
         "g": {"ComparisonOperator": "EQ", "AttributeValueList": [S("a")]},
         "b": {"ComparisonOperator": "BEGINS_WITH", "AttributeValueList": [B(b"")]}}),
         VE, either_envelope(EMPTY_INDEX + "binary value. IndexName: by_g, IndexKey: b"))
+
+
+# ---------------------------------------------------------------- which expression's error
+# Of errors in several expressions, the FilterExpression's is named first, then the
+# ProjectionExpression's, then the KeyConditionExpression's (DynamoDB Local; the order is not
+# documented).
+@pytest.mark.parametrize("kce,filter_,projection,message", [
+    ("pk = = :p", "x = = :n", None, 'Invalid FilterExpression: Syntax error; token: "=", near: "= = :n"'),
+    ("pk = = :p", None, "a,,b", 'Invalid ProjectionExpression: Syntax error; token: ",", near: ",,b"'),
+    ("pk = :p", "x = = :n", "a,,b", 'Invalid FilterExpression: Syntax error; token: "=", near: "= = :n"'),
+    ("pk = :p AND sk BETWEEN :hi AND :lo", "x = :zz", None,
+     "Invalid FilterExpression: An expression attribute value used in expression is not defined; attribute value: :zz"),
+], ids=["filter-before-key", "projection-before-key", "filter-before-projection", "filter-undefined-before-key-bounds"])
+def test_expression_error_order(dynamodb, tables, kce, filter_, projection, message):
+    text = kce + (filter_ or "") + (projection or "")
+    values = {k: v for k, v in {":p": S("p"), ":n": N("1"), ":hi": S("z"), ":lo": S("a")}.items() if k in text}
+    kw = dict(KeyConditionExpression=kce, ExpressionAttributeValues=values)
+    if filter_:
+        kw["FilterExpression"] = filter_
+    if projection:
+        kw["ProjectionExpression"] = projection
+    expect_error(lambda: dynamodb.query(TableName=tables["qs"], **kw), VE, either_envelope(message))
