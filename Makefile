@@ -1,5 +1,5 @@
 # The README's commands. Everything installs what is missing first (Debian packages).
-.PHONY: build run test sanitize bench fuzz clean
+.PHONY: build run test sanitize differential bench fuzz clean
 
 # Build dynamod (Release) into build/.
 build:
@@ -17,6 +17,10 @@ test:
 # Unit and integration tests against an AddressSanitizer + UBSan build (build-asan/); not in CI.
 sanitize:
 	scripts/sanitize.sh
+
+# Seeded random requests to dynamod and DynamoDB Local, every answer compared; not in CI.
+differential:
+	scripts/differential.sh
 
 # Build Release (dynamod and its load generator), then compare with DynamoDB Local: bench/README.md.
 bench:

@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""Differential test: the same seeded random requests to dynamod and to a reference (DynamoDB
+Local, or the service), comparing every answer and, after each write, the item it wrote.
+
+    tests/differential/differential.py --reference http://127.0.0.1:8100 [--seed N] [--ops N]
+                                       [--explain N] [--reference-kind dynamodb-local|aws]
+
+It starts its own in-memory dynamod (build/dynamod, or --dynamod-bin) unless --dynamod URL is
+given. A run creates one table (string partition key, number sort key, a GSI on two keys and
+an LSI) on both servers and sends PutItem, UpdateItem and DeleteItem with random conditions and
+return values, GetItem with projections, Query on the table and both indexes (every page), and
+Scan with filters (request_generator.py).
+
+An answer is the response without request ids, or the error's type and message. Set members are
+sorted, and the items of a Scan or an index Query (whose keys may tie) are put in one order.
+DynamoDB Local's recorded deviations are taken out of both answers (local_deviations.py; not
+with --reference-kind aws). When a write leaves the two items different, dynamod is given the
+reference's item, so that the difference is reported once. --explain N prints, before request
+N, the item (or partition) it reads as each server holds it.
+
+Exit status 0 when every answer matched, 1 otherwise; mismatches are grouped by operation and
+error, each with its request and where the answers differ. A mismatch is a question, not yet a
+bug: see what the documentation says before changing dynamod, and when dynamod follows the
+documentation, record the reference's deviation with a test and in local_deviations.py.
+"""
+import argparse
+import copy
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import ClientError
+
+from local_deviations import forgive_local
+from request_generator import TABLE, Requests
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def client(endpoint):
+    return boto3.client("dynamodb", endpoint_url=endpoint, region_name="us-east-1",
+                        aws_access_key_id="differential", aws_secret_access_key="differential",
+                        config=Config(parameter_validation=False, retries={"max_attempts": 0}))
+
+
+def canonical(value):
+    """A value with set members in one order (sets have none), for comparing."""
+    if isinstance(value, dict):
+        out = {}
+        for name, member in value.items():
+            if name in ("SS", "NS", "BS") and isinstance(member, list):
+                out[name] = sorted(member, key=repr)
+            else:
+                out[name] = canonical(member)
+        return out
+    if isinstance(value, list):
+        return [canonical(member) for member in value]
+    return value
+
+
+def answer(api, operation, request):
+    """Every page of the operation's answer, or its error."""
+    pages = []
+    request = dict(request)
+    while True:
+        try:
+            page = getattr(api, operation)(**request)
+        except ClientError as error:
+            pages.append({"error": error.response["Error"].get("Code"),
+                          "message": error.response["Error"].get("Message"),
+                          "item": error.response.get("Item")})
+            break
+        page.pop("ResponseMetadata", None)
+        pages.append(page)
+        if operation not in ("query", "scan") or "LastEvaluatedKey" not in page:
+            break
+        request["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+    pages = canonical(pages)
+    unordered = operation == "scan" or (operation == "query" and "IndexName" in request)
+    if unordered and "error" not in pages[-1]:
+        # Index keys may tie, and a Scan's order is the server's own: compare what was read.
+        items = sorted((item for page in pages for item in page.get("Items", [])),
+                       key=lambda item: json.dumps(item, sort_keys=True, default=str))
+        count = sum(page.get("Count", 0) for page in pages)
+        scanned = sum(page.get("ScannedCount", 0) for page in pages)
+        capacity = [page.get("ConsumedCapacity") for page in pages]
+        return {"Items": items, "Count": count, "ScannedCount": scanned, "ConsumedCapacity": capacity}
+    return pages
+
+
+def request_key(request):
+    return request["Key"] if "Key" in request else {name: request["Item"][name] for name in ("pk", "sk")}
+
+
+def explain(ours, reference, operation, request):
+    print("request: %s(%s)" % (operation, json.dumps(request, default=str)))
+    if operation in ("query", "scan"):
+        partition = request.get("ExpressionAttributeValues", {}).get(":pk")
+        if operation == "query" and request.get("IndexName") != "gsi":
+            for label, api in (("dynamod", ours), ("reference", reference)):
+                items = api.query(TableName=TABLE, KeyConditionExpression="pk = :pk", ConsistentRead=True,
+                                  ExpressionAttributeValues={":pk": partition})["Items"]
+                print("  before, %s holds: %s" % (label, json.dumps(canonical(items), default=str)))
+        return
+    for label, api in (("dynamod", ours), ("reference", reference)):
+        item = api.get_item(TableName=TABLE, Key=request_key(request), ConsistentRead=True).get("Item")
+        print("  before, %s holds: %s" % (label, json.dumps(canonical(item), default=str)))
+
+
+def stored(api, request):
+    """The item a write names, as the server now holds it."""
+    item = api.get_item(TableName=TABLE, Key=request_key(request), ConsistentRead=True).get("Item")
+    return {"Item": canonical(item)}
+
+
+def align(ours, reference, request):
+    """After a write that went differently, give dynamod the reference's item, so that one
+    difference is reported once rather than in every later read of that item."""
+    key = request_key(request)
+    item = reference.get_item(TableName=TABLE, Key=key, ConsistentRead=True).get("Item")
+    try:
+        if item is None:
+            ours.delete_item(TableName=TABLE, Key=key)
+        else:
+            ours.put_item(TableName=TABLE, Item=item)
+    except ClientError as error:
+        # The reference holds an item dynamod refuses: say so, and go on with dynamod's.
+        return "dynamod refuses the reference's item %s: %s" % (
+            json.dumps(canonical(item), default=str), error.response["Error"].get("Message"))
+    return None
+
+
+def differences(ours, reference, path="", out=None):
+    """Where two answers differ, as (path, ours, reference), at most 6."""
+    out = [] if out is None else out
+    if len(out) >= 6:
+        return out
+    if isinstance(ours, dict) and isinstance(reference, dict):
+        for name in sorted(set(ours) | set(reference)):
+            differences(ours.get(name, "<absent>"), reference.get(name, "<absent>"), path + "." + name, out)
+    elif isinstance(ours, list) and isinstance(reference, list) and len(ours) == len(reference):
+        for i, (a, b) in enumerate(zip(ours, reference)):
+            differences(a, b, "%s[%d]" % (path, i), out)
+    elif ours != reference:
+        out.append((path or ".", ours, reference))
+    return out
+
+
+def create_table(api):
+    api.create_table(
+        TableName=TABLE, BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[{"AttributeName": n, "AttributeType": t}
+                              for n, t in [("pk", "S"), ("sk", "N"), ("gpk", "S"), ("gsk", "S"), ("lsk", "N")]],
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+        GlobalSecondaryIndexes=[{"IndexName": "gsi", "Projection": {"ProjectionType": "ALL"},
+                                 "KeySchema": [{"AttributeName": "gpk", "KeyType": "HASH"},
+                                               {"AttributeName": "gsk", "KeyType": "RANGE"}]}],
+        LocalSecondaryIndexes=[{"IndexName": "lsi", "Projection": {"ProjectionType": "INCLUDE",
+                                                                   "NonKeyAttributes": ["a", "s"]},
+                                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                                              {"AttributeName": "lsk", "KeyType": "RANGE"}]}])
+    api.get_waiter("table_exists").wait(TableName=TABLE, WaiterConfig={"Delay": 0.2, "MaxAttempts": 50})
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_dynamod(binary):
+    port = free_port()
+    process = subprocess.Popen([binary, "--in-memory", "--port", str(port), "--log-level", "warn"],
+                               stdout=subprocess.DEVNULL)
+    endpoint = "http://127.0.0.1:%d" % port
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+            return process, endpoint
+        except OSError:
+            time.sleep(0.02)
+    process.kill()
+    sys.exit("dynamod did not start on %s" % endpoint)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--reference", required=True, help="URL of DynamoDB Local (or the service)")
+    parser.add_argument("--dynamod", help="URL of a running dynamod (default: start one in memory)")
+    parser.add_argument("--dynamod-bin", default=str(REPO / "build" / "dynamod"))
+    parser.add_argument("--seed", type=int, default=int(os.environ.get("DIFFERENTIAL_SEED", "1")))
+    parser.add_argument("--ops", type=int, default=int(os.environ.get("DIFFERENTIAL_OPS", "2000")))
+    parser.add_argument("--reference-kind", choices=["dynamodb-local", "aws"], default="dynamodb-local",
+                        help="with dynamodb-local (default), its recorded deviations are not reported")
+    parser.add_argument("--explain", type=int, default=-1, metavar="N",
+                        help="before request N, print the item it names as each server holds it")
+    parser.add_argument("--show", type=int, default=20, help="mismatches to print in full")
+    args = parser.parse_args()
+    print("boto3 %s; seed %d; %d operations" % (boto3.__version__, args.seed, args.ops))
+
+    process = None
+    endpoint = args.dynamod
+    if endpoint is None:
+        process, endpoint = start_dynamod(args.dynamod_bin)
+    ours, reference = client(endpoint), client(args.reference)
+    try:
+        for api in (ours, reference):
+            try:
+                api.delete_table(TableName=TABLE)
+                api.get_waiter("table_not_exists").wait(TableName=TABLE, WaiterConfig={"Delay": 0.2})
+            except ClientError:
+                pass
+            create_table(api)
+        requests = Requests(random.Random(args.seed))
+        mismatches = {}
+        for number in range(args.ops):
+            operation, request = requests.next()
+            if number == args.explain:
+                explain(ours, reference, operation, request)
+            mismatch = compare(ours, reference, operation, request, args.reference_kind == "dynamodb-local")
+            if mismatch:
+                kind, got, expected = mismatch
+                mismatches.setdefault(kind, []).append((number, request, got, expected))
+        total = sum(len(v) for v in mismatches.values())
+        for kind, cases in sorted(mismatches.items(), key=lambda kv: -len(kv[1])):
+            print("\n== %s: %d mismatches" % (kind, len(cases)))
+            for number, request, got, expected in cases[:args.show]:
+                print("-- request %d: %s(%s)" % (number, operation_name(kind), json.dumps(request, default=str)))
+                for where, a, b in differences(got, expected):
+                    print("   at %s\n     dynamod:   %s\n     reference: %s" % (
+                        where, json.dumps(a, default=str)[:600], json.dumps(b, default=str)[:600]))
+        print("\n%d of %d answers differ" % (total, args.ops))
+        return 1 if total else 0
+    finally:
+        if process:
+            process.kill()
+            process.wait()
+
+
+def compare(ours, reference, operation, request, local):
+    """One request to both servers: None when they agree, else (kind, dynamod's, the reference's)."""
+    writes = operation in ("put_item", "update_item", "delete_item")
+    before = stored(ours, request)["Item"] if writes else None
+    got, expected = answer(ours, operation, request), answer(reference, operation, request)
+    after = stored(ours, request) if writes else None
+    theirs = stored(reference, request) if writes else None
+    if local:
+        forgive_local(operation, request, got, expected, (before, after and after["Item"]))
+    if got == expected and writes:
+        # The same answer, but is it the same item? (Writes that answer nothing can differ.)
+        operation += " state"
+        got, expected = copy.deepcopy(after), copy.deepcopy(theirs)
+        if local:
+            forgive_local(operation, request, got, expected, (before, after["Item"]))
+    refused = None
+    if writes and after != theirs:
+        # Reported or forgiven, the items differ: give dynamod the reference's, so that later
+        # reads compare what they read, not this difference again.
+        refused = align(ours, reference, request)
+    if got == expected:
+        return None
+    if refused:
+        got = {"dynamod": got, "then": refused}
+    error = expected[-1].get("error") if isinstance(expected, list) else None
+    return (operation + (" " + error if error else "")), got, expected
+
+
+def operation_name(kind):
+    return kind.split(" ")[0]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,257 @@
+"""Random requests for the differential test: small pools of names and values, so that requests
+meet each other (conditions meet the items they name, update expressions meet attributes of every
+type) and many are refused."""
+import base64
+import json
+
+TABLE = "differential"
+NAMES = ["a", "b", "s", "l", "m", "ss", "ns", "gpk", "gsk", "lsk"]
+PARTITIONS = ["p1", "p2", "p3"]
+SORT_KEYS = ["-1", "0", "1", "2.5", "10", "100", "1E3"]
+
+
+class Values:
+    """Random attribute values from small pools, so that requests meet each other."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def string(self):
+        return self.rng.choice(["", "a", "ab", "abc", "b", "B", "é", "zz", "10", "2", "a b"])
+
+    def number(self):
+        return self.rng.choice(["0", "1", "-1", "1.50", "2.5", "1e2", "0.001", "-0.0", "10", "99999999999",
+                                "12345678901234567890123456789012345678", "1E-130", "3", "7"])
+
+    def binary(self):
+        return base64.b64decode(self.rng.choice(["", "AA==", "AAE=", "/w==", "YWJj"]))
+
+    def scalar(self):
+        kind = self.rng.choice("SNB")
+        if kind == "S":
+            return {"S": self.string()}
+        if kind == "N":
+            return {"N": self.number()}
+        return {"B": self.binary()}
+
+    def value(self, depth=0):
+        kind = self.rng.choice(["S", "S", "N", "N", "B", "BOOL", "NULL", "SS", "NS", "BS", "L", "M"])
+        if kind in ("L", "M") and depth >= 2:
+            kind = "S"
+        if kind == "S":
+            return {"S": self.string()}
+        if kind == "N":
+            return {"N": self.number()}
+        if kind == "B":
+            return {"B": self.binary()}
+        if kind == "BOOL":
+            return {"BOOL": self.rng.random() < 0.5}
+        if kind == "NULL":
+            return {"NULL": True}
+        if kind == "SS":
+            return {"SS": self.rng.sample(["a", "b", "c", "", "zz"], self.rng.randint(1, 3))}
+        if kind == "NS":
+            return {"NS": self.rng.sample(["1", "2", "-3", "0.5", "1e2"], self.rng.randint(1, 3))}
+        if kind == "BS":
+            return {"BS": [base64.b64decode(x) for x in self.rng.sample(["AA==", "AAE=", "/w=="], self.rng.randint(1, 2))]}
+        if kind == "L":
+            return {"L": [self.value(depth + 1) for _ in range(self.rng.randint(0, 3))]}
+        return {"M": {self.rng.choice(NAMES): self.value(depth + 1) for _ in range(self.rng.randint(0, 3))}}
+
+
+class Requests:
+    """Random requests of each operation."""
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.values = Values(rng)
+
+    def key(self):
+        return {"pk": {"S": self.rng.choice(PARTITIONS)}, "sk": {"N": self.rng.choice(SORT_KEYS)}}
+
+    def item(self):
+        item = self.key()
+        for name in self.rng.sample(NAMES, self.rng.randint(0, 6)):
+            if name in ("gpk", "gsk"):
+                item[name] = {"S": self.rng.choice(["g1", "g2", "x"])}
+            elif name == "lsk":
+                item[name] = {"N": self.rng.choice(["1", "2", "3"])}
+            else:
+                item[name] = self.values.value()
+        return item
+
+    def path(self, names):
+        """An attribute path with its #name placeholders."""
+        name = self.rng.choice(NAMES)
+        placeholder = "#" + name
+        names[placeholder] = name
+        roll = self.rng.random()
+        if roll < 0.15:
+            return placeholder + "[%d]" % self.rng.randint(0, 2)
+        if roll < 0.3:
+            inner = self.rng.choice(NAMES)
+            names["#" + inner] = inner
+            return placeholder + ".#" + inner
+        return placeholder
+
+    def operand_value(self, values):
+        placeholder = ":v%d" % len(values)
+        values[placeholder] = self.values.value()
+        return placeholder
+
+    def condition(self, names, values, depth=0):
+        roll = self.rng.random()
+        if depth < 2 and roll < 0.15:
+            op = self.rng.choice(["AND", "OR"])
+            return "(%s) %s (%s)" % (self.condition(names, values, depth + 1), op,
+                                     self.condition(names, values, depth + 1))
+        if depth < 2 and roll < 0.2:
+            return "NOT (%s)" % self.condition(names, values, depth + 1)
+        path = self.path(names)
+        kind = self.rng.choice(["exists", "not_exists", "compare", "compare", "between", "in", "begins_with",
+                                "contains", "size", "type"])
+        if kind == "exists":
+            return "attribute_exists(%s)" % path
+        if kind == "not_exists":
+            return "attribute_not_exists(%s)" % path
+        if kind == "compare":
+            return "%s %s %s" % (path, self.rng.choice(["=", "<>", "<", "<=", ">", ">="]), self.operand_value(values))
+        if kind == "between":
+            return "%s BETWEEN %s AND %s" % (path, self.operand_value(values), self.operand_value(values))
+        if kind == "in":
+            return "%s IN (%s, %s)" % (path, self.operand_value(values), self.operand_value(values))
+        if kind == "begins_with":
+            return "begins_with(%s, %s)" % (path, self.operand_value(values))
+        if kind == "contains":
+            return "contains(%s, %s)" % (path, self.operand_value(values))
+        if kind == "size":
+            placeholder = ":v%d" % len(values)
+            values[placeholder] = {"N": str(self.rng.randint(0, 3))}
+            return "size(%s) %s %s" % (path, self.rng.choice(["=", "<", ">="]), placeholder)
+        placeholder = ":v%d" % len(values)
+        values[placeholder] = {"S": self.rng.choice(["S", "N", "B", "BOOL", "NULL", "SS", "NS", "BS", "L", "M"])}
+        return "attribute_type(%s, %s)" % (path, placeholder)
+
+    def with_condition(self, request, key="ConditionExpression", chance=0.4):
+        if self.rng.random() >= chance:
+            return request
+        names, values = {}, {}
+        request[key] = self.condition(names, values)
+        request["ExpressionAttributeNames"] = {**request.get("ExpressionAttributeNames", {}), **names}
+        if values:
+            request["ExpressionAttributeValues"] = {**request.get("ExpressionAttributeValues", {}), **values}
+        return request
+
+    def billing(self, request):
+        request["ReturnConsumedCapacity"] = self.rng.choice(["NONE", "TOTAL", "INDEXES"])
+        return request
+
+    def put(self):
+        request = {"TableName": TABLE, "Item": self.item(), "ReturnValues": self.rng.choice(["NONE", "ALL_OLD"]),
+                   "ReturnItemCollectionMetrics": self.rng.choice(["NONE", "SIZE"])}
+        if self.rng.random() < 0.3:
+            request["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD"
+        return "put_item", self.billing(self.with_condition(request))
+
+    def update_clause(self, names, values):
+        kind = self.rng.choice(["SET", "SET", "SET", "REMOVE", "ADD", "DELETE"])
+        path = self.path(names)
+        if kind == "SET":
+            form = self.rng.choice(["value", "plus", "minus", "if_not_exists", "list_append"])
+            if form == "value":
+                return kind, "%s = %s" % (path, self.operand_value(values))
+            if form in ("plus", "minus"):
+                other = self.path(names) if self.rng.random() < 0.5 else self.operand_value(values)
+                return kind, "%s = %s %s %s" % (path, path, "+" if form == "plus" else "-", other)
+            if form == "if_not_exists":
+                return kind, "%s = if_not_exists(%s, %s)" % (path, path, self.operand_value(values))
+            placeholder = ":v%d" % len(values)
+            values[placeholder] = {"L": [self.values.value(1) for _ in range(self.rng.randint(0, 2))]}
+            return kind, "%s = list_append(%s, %s)" % (path, path, placeholder)
+        if kind == "REMOVE":
+            return kind, path
+        placeholder = ":v%d" % len(values)
+        values[placeholder] = self.rng.choice([
+            {"N": self.values.number()}, {"SS": ["a", "q"]}, {"NS": ["1", "5"]}, self.values.value()])
+        return kind, "%s %s" % (path, placeholder)
+
+    def update(self):
+        names, values, clauses = {}, {}, {}
+        for _ in range(self.rng.randint(1, 3)):
+            kind, text = self.update_clause(names, values)
+            clauses.setdefault(kind, []).append(text)
+        expression = " ".join(kind + " " + ", ".join(texts) for kind, texts in clauses.items())
+        request = {"TableName": TABLE, "Key": self.key(), "UpdateExpression": expression,
+                   "ExpressionAttributeNames": names,
+                   "ReturnValues": self.rng.choice(["NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"]),
+                   "ReturnItemCollectionMetrics": self.rng.choice(["NONE", "SIZE"])}
+        if values:
+            request["ExpressionAttributeValues"] = values
+        return "update_item", self.billing(self.with_condition(request))
+
+    def delete(self):
+        request = {"TableName": TABLE, "Key": self.key(), "ReturnValues": self.rng.choice(["NONE", "ALL_OLD"])}
+        return "delete_item", self.billing(self.with_condition(request, chance=0.5))
+
+    def projection(self, request):
+        if self.rng.random() < 0.4:
+            names = {}
+            request["ProjectionExpression"] = ", ".join(self.path(names) for _ in range(self.rng.randint(1, 3)))
+            request["ExpressionAttributeNames"] = {**request.get("ExpressionAttributeNames", {}), **names}
+        return request
+
+    def get(self):
+        request = {"TableName": TABLE, "Key": self.key(), "ConsistentRead": self.rng.random() < 0.5}
+        return "get_item", self.billing(self.projection(request))
+
+    def query(self):
+        index = self.rng.choice([None, None, "gsi", "lsi"])
+        values = {}
+        if index == "gsi":
+            condition = "gpk = :pk"
+            values[":pk"] = {"S": self.rng.choice(["g1", "g2", "x"])}
+            sort_name, sort_values = "gsk", [{"S": v} for v in ["g1", "g2", "x", "g"]]
+        else:
+            condition = "pk = :pk"
+            values[":pk"] = {"S": self.rng.choice(PARTITIONS)}
+            if index == "lsi":
+                sort_name, sort_values = "lsk", [{"N": v} for v in ["1", "2", "3", "0"]]
+            else:
+                sort_name, sort_values = "sk", [{"N": v} for v in SORT_KEYS]
+        roll = self.rng.random()
+        if roll < 0.5:
+            values[":a"] = self.rng.choice(sort_values)
+            operator = self.rng.choice(["=", "<", "<=", ">", ">="])
+            condition += " AND %s %s :a" % (sort_name, operator)
+        elif roll < 0.7:
+            values[":a"], values[":b"] = sorted(self.rng.sample(sort_values, 2), key=lambda v: json.dumps(v))
+            condition += " AND %s BETWEEN :a AND :b" % sort_name
+        elif roll < 0.8 and sort_name == "gsk":
+            values[":a"] = {"S": self.rng.choice(["g", "x", ""])}
+            condition += " AND begins_with(%s, :a)" % sort_name
+        request = {"TableName": TABLE, "KeyConditionExpression": condition, "ExpressionAttributeValues": values,
+                   "ScanIndexForward": self.rng.random() < 0.5}
+        if index:
+            request["IndexName"] = index
+        else:
+            request["ConsistentRead"] = self.rng.random() < 0.5
+            if self.rng.random() < 0.5:
+                request["Limit"] = self.rng.randint(1, 4)
+        return "query", self.read_output(request, filter_chance=0.3)
+
+    def scan(self):
+        request = {"TableName": TABLE, "ConsistentRead": self.rng.random() < 0.5}
+        return "scan", self.read_output(request, filter_chance=0.7)
+
+    def read_output(self, request, filter_chance):
+        """What a Query or Scan returns: a count or a projection, a filter, the capacity."""
+        if self.rng.random() < 0.2:
+            request["Select"] = "COUNT"
+        else:
+            self.projection(request)
+        self.with_condition(request, key="FilterExpression", chance=filter_chance)
+        return self.billing(request)
+
+    def next(self):
+        kind = self.rng.choices(["put", "update", "delete", "get", "query", "scan"], [30, 30, 8, 12, 15, 5])[0]
+        return getattr(self, kind)()
