@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Differential test: the same seeded random requests to dynamod and to a reference (DynamoDB
-Local, or the service), comparing every answer and, after each write, the item it wrote.
+Local, or the service), comparing every answer and, after each write, the items it wrote.
 
     tests/differential/differential.py --reference http://127.0.0.1:8100 [--seed N] [--ops N]
                                        [--explain N] [--reference-kind dynamodb-local|aws]
@@ -8,8 +8,9 @@ Local, or the service), comparing every answer and, after each write, the item i
 It starts its own in-memory dynamod (build/dynamod, or --dynamod-bin) unless --dynamod URL is
 given. A run creates one table (string partition key, number sort key, a GSI on two keys and
 an LSI) on both servers and sends PutItem, UpdateItem and DeleteItem with random conditions and
-return values, GetItem with projections, Query on the table and both indexes (every page), and
-Scan with filters (request_generator.py).
+return values, GetItem with projections, Query on the table and both indexes (every page), Scan
+with filters, BatchWriteItem, BatchGetItem, TransactWriteItems and TransactGetItems
+(request_generator.py).
 
 An answer is the response without request ids, or the error's type and message. Set members are
 sorted, and the items of a Scan or an index Query (whose keys may tie) are put in one order.
@@ -75,7 +76,8 @@ def answer(api, operation, request):
         except ClientError as error:
             pages.append({"error": error.response["Error"].get("Code"),
                           "message": error.response["Error"].get("Message"),
-                          "item": error.response.get("Item")})
+                          "item": error.response.get("Item"),
+                          "reasons": error.response.get("CancellationReasons")})
             break
         page.pop("ResponseMetadata", None)
         pages.append(page)
@@ -83,6 +85,10 @@ def answer(api, operation, request):
             break
         request["ExclusiveStartKey"] = page["LastEvaluatedKey"]
     pages = canonical(pages)
+    for page in pages:
+        # A batch's answer holds the items it read in no particular order.
+        for table, items in page.get("Responses", {}).items() if isinstance(page.get("Responses"), dict) else []:
+            page["Responses"][table] = sorted(items, key=lambda item: json.dumps(item, sort_keys=True, default=str))
     unordered = operation == "scan" or (operation == "query" and "IndexName" in request)
     if unordered and "error" not in pages[-1]:
         # Index keys may tie, and a Scan's order is the server's own: compare what was read.
@@ -95,8 +101,21 @@ def answer(api, operation, request):
     return pages
 
 
-def request_key(request):
-    return request["Key"] if "Key" in request else {name: request["Item"][name] for name in ("pk", "sk")}
+def item_key(item):
+    return {name: item[name] for name in ("pk", "sk")}
+
+
+def request_keys(operation, request):
+    """The keys of the items a request names, in order."""
+    if operation == "batch_write_item":
+        return [r["PutRequest"]["Item"] and item_key(r["PutRequest"]["Item"]) if "PutRequest" in r
+                else r["DeleteRequest"]["Key"] for r in request["RequestItems"][TABLE]]
+    if operation == "batch_get_item":
+        return list(request["RequestItems"][TABLE]["Keys"])
+    if operation in ("transact_write_items", "transact_get_items"):
+        actions = [next(iter(a.values())) for a in request["TransactItems"]]
+        return [a["Key"] if "Key" in a else item_key(a["Item"]) for a in actions]
+    return [request["Key"] if "Key" in request else item_key(request["Item"])]
 
 
 def explain(ours, reference, operation, request):
@@ -110,31 +129,31 @@ def explain(ours, reference, operation, request):
                 print("  before, %s holds: %s" % (label, json.dumps(canonical(items), default=str)))
         return
     for label, api in (("dynamod", ours), ("reference", reference)):
-        item = api.get_item(TableName=TABLE, Key=request_key(request), ConsistentRead=True).get("Item")
-        print("  before, %s holds: %s" % (label, json.dumps(canonical(item), default=str)))
+        print("  before, %s holds: %s" % (label, json.dumps(stored(api, operation, request)["Items"], default=str)))
 
 
-def stored(api, request):
-    """The item a write names, as the server now holds it."""
-    item = api.get_item(TableName=TABLE, Key=request_key(request), ConsistentRead=True).get("Item")
-    return {"Item": canonical(item)}
+def stored(api, operation, request):
+    """The items a request names, as the server now holds them."""
+    return {"Items": [canonical(api.get_item(TableName=TABLE, Key=key, ConsistentRead=True).get("Item"))
+                      for key in request_keys(operation, request)]}
 
 
-def align(ours, reference, request):
-    """After a write that went differently, give dynamod the reference's item, so that one
-    difference is reported once rather than in every later read of that item."""
-    key = request_key(request)
-    item = reference.get_item(TableName=TABLE, Key=key, ConsistentRead=True).get("Item")
-    try:
-        if item is None:
-            ours.delete_item(TableName=TABLE, Key=key)
-        else:
-            ours.put_item(TableName=TABLE, Item=item)
-    except ClientError as error:
-        # The reference holds an item dynamod refuses: say so, and go on with dynamod's.
-        return "dynamod refuses the reference's item %s: %s" % (
-            json.dumps(canonical(item), default=str), error.response["Error"].get("Message"))
-    return None
+def align(ours, reference, operation, request):
+    """After a write that went differently, give dynamod the reference's items, so that one
+    difference is reported once rather than in every later read of them."""
+    refused = []
+    for key in request_keys(operation, request):
+        item = reference.get_item(TableName=TABLE, Key=key, ConsistentRead=True).get("Item")
+        try:
+            if item is None:
+                ours.delete_item(TableName=TABLE, Key=key)
+            else:
+                ours.put_item(TableName=TABLE, Item=item)
+        except ClientError as error:
+            # The reference holds an item dynamod refuses: say so, and go on with dynamod's.
+            refused.append("dynamod refuses the reference's item %s: %s" % (
+                json.dumps(canonical(item), default=str), error.response["Error"].get("Message")))
+    return "; ".join(refused) or None
 
 
 def differences(ours, reference, path="", out=None):
@@ -244,26 +263,30 @@ def main():
             process.wait()
 
 
+WRITES = ("put_item", "update_item", "delete_item", "batch_write_item", "transact_write_items")
+
+
 def compare(ours, reference, operation, request, local):
     """One request to both servers: None when they agree, else (kind, dynamod's, the reference's)."""
-    writes = operation in ("put_item", "update_item", "delete_item")
-    before = stored(ours, request)["Item"] if writes else None
+    writes = operation in WRITES
+    before = stored(ours, operation, request)["Items"] if writes else []
     got, expected = answer(ours, operation, request), answer(reference, operation, request)
-    after = stored(ours, request) if writes else None
-    theirs = stored(reference, request) if writes else None
+    after = stored(ours, operation, request) if writes else None
+    theirs = stored(reference, operation, request) if writes else None
     if local:
-        forgive_local(operation, request, got, expected, (before, after and after["Item"]))
+        forgive_local(operation, request, got, expected, before, after["Items"] if after else [])
     if got == expected and writes:
-        # The same answer, but is it the same item? (Writes that answer nothing can differ.)
-        operation += " state"
+        # The same answer, but are they the same items? (Writes that answer nothing can differ.)
+        state = operation + " state"
         got, expected = copy.deepcopy(after), copy.deepcopy(theirs)
         if local:
-            forgive_local(operation, request, got, expected, (before, after["Item"]))
+            forgive_local(state, request, got, expected, before, after["Items"])
+        operation = state
     refused = None
     if writes and after != theirs:
         # Reported or forgiven, the items differ: give dynamod the reference's, so that later
         # reads compare what they read, not this difference again.
-        refused = align(ours, reference, request)
+        refused = align(ours, reference, operation.split(" ")[0], request)
     if got == expected:
         return None
     if refused:

@@ -252,6 +252,45 @@ class Requests:
         self.with_condition(request, key="FilterExpression", chance=filter_chance)
         return self.billing(request)
 
+    def batch_write(self):
+        requests = [{"PutRequest": {"Item": self.item()}} if self.rng.random() < 0.7
+                    else {"DeleteRequest": {"Key": self.key()}} for _ in range(self.rng.randint(1, 4))]
+        request = {"RequestItems": {TABLE: requests},
+                   "ReturnItemCollectionMetrics": self.rng.choice(["NONE", "SIZE"])}
+        return "batch_write_item", self.billing(request)
+
+    def batch_get(self):
+        keys = {"Keys": [self.key() for _ in range(self.rng.randint(1, 4))],
+                "ConsistentRead": self.rng.random() < 0.5}
+        return "batch_get_item", self.billing({"RequestItems": {TABLE: self.projection(keys)}})
+
+    # The members a transaction's action takes from the single-item request it is drawn from.
+    ACTION_MEMBERS = ("TableName", "Key", "Item", "UpdateExpression", "ConditionExpression",
+                      "ExpressionAttributeNames", "ExpressionAttributeValues", "ReturnValuesOnConditionCheckFailure")
+
+    def transact_write(self):
+        actions = []
+        for _ in range(self.rng.randint(1, 3)):
+            kind = self.rng.choice(["Put", "Update", "Delete", "ConditionCheck"])
+            if kind == "ConditionCheck":
+                _, single = self.delete()
+                if "ConditionExpression" not in single:
+                    single = self.with_condition(single, chance=1.0)
+            else:
+                _, single = getattr(self, kind.lower())()
+            actions.append({kind: {k: v for k, v in single.items() if k in self.ACTION_MEMBERS}})
+        request = {"TransactItems": actions, "ReturnItemCollectionMetrics": self.rng.choice(["NONE", "SIZE"])}
+        return "transact_write_items", self.billing(request)
+
+    def transact_get(self):
+        gets = []
+        for _ in range(self.rng.randint(1, 3)):
+            _, single = self.get()
+            gets.append({"Get": {k: v for k, v in single.items()
+                                 if k in ("TableName", "Key", "ProjectionExpression", "ExpressionAttributeNames")}})
+        return "transact_get_items", self.billing({"TransactItems": gets})
+
     def next(self):
-        kind = self.rng.choices(["put", "update", "delete", "get", "query", "scan"], [30, 30, 8, 12, 15, 5])[0]
+        kind = self.rng.choices(["put", "update", "delete", "get", "query", "scan", "batch_write", "batch_get",
+                                 "transact_write", "transact_get"], [30, 30, 8, 12, 15, 5, 6, 4, 6, 3])[0]
         return getattr(self, kind)()
