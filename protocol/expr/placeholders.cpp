@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "protocol/api_error.h"
+#include "protocol/expr/java_hash.h"
 #include "protocol/expr/lexer.h"
 
 namespace dynamod::expr {
@@ -14,54 +15,12 @@ namespace {
 constexpr std::size_t kMaxKeyLength = 255;
 constexpr std::size_t kMaxNameLength = 65535;
 
-// Java's String.hashCode over UTF-16 code units.
-std::uint32_t java_string_hash(std::string_view s) {
-  std::uint32_t h = 0;
-  auto add = [&h](std::uint32_t unit) { h = 31 * h + unit; };
-  for (std::size_t i = 0; i < s.size();) {
-    auto c = static_cast<unsigned char>(s[i]);
-    std::uint32_t cp = c;
-    std::size_t len = 1;
-    if (c >= 0xF0 && c < 0xF8) {
-      len = 4;
-      cp = c & 0x07;
-    } else if (c >= 0xE0 && c < 0xF0) {
-      len = 3;
-      cp = c & 0x0F;
-    } else if (c >= 0xC0 && c < 0xE0) {
-      len = 2;
-      cp = c & 0x1F;
-    }
-    if (i + len > s.size()) {
-      len = 1;
-      cp = c;
-    }
-    for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-    if (cp >= 0x10000) {
-      cp -= 0x10000;
-      add(0xD800 + (cp >> 10));
-      add(0xDC00 + (cp & 0x3FF));
-    } else {
-      add(cp);
-    }
-    i += len;
-  }
-  return h;
-}
-
 }  // namespace
 
 std::string java_hash_set_order(const std::vector<std::string_view>& keys) {
-  // java.util.HashMap: 16 buckets, doubled while size > 0.75 * capacity;
-  // iteration goes bucket by bucket, (h ^ h >>> 16) & (capacity - 1).
-  std::size_t capacity = 16;
-  while (keys.size() * 4 > capacity * 3) capacity *= 2;
   std::vector<std::pair<std::size_t, std::string_view>> order;
   order.reserve(keys.size());
-  for (auto k : keys) {
-    std::uint32_t h = java_string_hash(k);
-    order.emplace_back((h ^ (h >> 16)) & (capacity - 1), k);
-  }
+  for (auto k : keys) order.emplace_back(java_hash_bucket(k, keys.size()), k);
   // Within a bucket Java keeps insertion (request) order, which the decoded
   // map no longer has; shorter-then-lexicographic matches the usual
   // ":k4, :k18" order of generated keys.

@@ -4,6 +4,7 @@
 
 #include "protocol/api_error.h"
 #include "protocol/expr/evaluate.h"
+#include "protocol/expr/java_hash.h"
 #include "protocol/expr/number_arithmetic.h"
 #include "protocol/expr/projection.h"
 
@@ -260,16 +261,14 @@ bool set_order(const Path* a, const Path* b) {
 }
 
 // An ADD or DELETE whose value cannot combine with the value already there.
-void check_add_types(const UpdateActions& u, const Item& old) {
-  for (const auto& a : u.add) {
-    const AttributeValue* current = find_path(old, a.path);
-    if (!current) continue;
-    const AttributeType t = current->type();
-    const bool ok = t == a.value.type() &&
-                    (t == AttributeType::N || t == AttributeType::SS || t == AttributeType::NS ||
-                     t == AttributeType::BS || (t == AttributeType::L && a.allow_list_append));
-    if (!ok) mismatch(u);
-  }
+void check_add_type(const UpdateActions& u, const AddAction& a, const Item& old) {
+  const AttributeValue* current = find_path(old, a.path);
+  if (!current) return;
+  const AttributeType t = current->type();
+  const bool ok = t == a.value.type() &&
+                  (t == AttributeType::N || t == AttributeType::SS || t == AttributeType::NS ||
+                   t == AttributeType::BS || (t == AttributeType::L && a.allow_list_append));
+  if (!ok) mismatch(u);
 }
 
 void check_delete_types(const UpdateActions& u, const Item& old) {
@@ -283,6 +282,24 @@ void check_parent(Item& item, const Path& path) {
   if (path.steps.size() > 1) parent_of(item, path, true);
 }
 
+// The SET actions in the order the service checks them: it groups them by
+// attribute in a java.util.HashMap and goes through it backwards (bucket by
+// bucket from the last, within a bucket from the last written).
+std::vector<const SetAction*> set_check_order(const UpdateActions& u) {
+  std::vector<std::string_view> roots;
+  for (const auto& s : u.set) {
+    if (std::find(roots.begin(), roots.end(), s.path.root()) == roots.end()) roots.push_back(s.path.root());
+  }
+  std::vector<std::pair<std::size_t, const SetAction*>> keyed;
+  keyed.reserve(u.set.size());
+  for (const auto& s : u.set) keyed.emplace_back(java_hash_bucket(s.path.root(), roots.size()), &s);
+  std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<const SetAction*> order;
+  order.reserve(keyed.size());
+  for (auto it = keyed.rbegin(); it != keyed.rend(); ++it) order.push_back(it->second);
+  return order;
+}
+
 }  // namespace
 
 Item apply_update(const UpdateActions& u, const Item* old_item) {
@@ -290,30 +307,21 @@ Item apply_update(const UpdateActions& u, const Item* old_item) {
   const Item& old = old_item ? *old_item : kEmpty;
   // When several actions fail, the service names the first failure in this
   // order (DynamoDB Local, tests/unit/expr/update_test.cpp): REMOVE paths, ADD
-  // types, ADD and DELETE paths, DELETE types, then the SET actions from the
-  // last path to the first, each its path and then its value (operands left
-  // to right: missing, then of the wrong type). Every SET value is computed
-  // from the old item.
+  // types, ADD and DELETE paths, DELETE types, then the SET actions in
+  // set_check_order, each its path and then its value (operands left to
+  // right: missing, then of the wrong type). Every SET value is computed from
+  // the old item.
   Item item = old;
   for (const auto& r : u.remove) check_parent(item, r);
-  check_add_types(u, old);
+  for (const auto& a : u.add) check_add_type(u, a, old);
   for (const auto& a : u.add) check_parent(item, a.path);
   for (const auto& d : u.del) check_parent(item, d.path);
   check_delete_types(u, old);
   std::vector<std::pair<const SetAction*, AttributeValue>> sets;
   sets.reserve(u.set.size());
-  for (const auto& s : u.set) sets.emplace_back(&s, AttributeValue{});
-  if (sets.size() > 1) {
-    std::vector<std::string> names;
-    for (const auto& s : u.set) names.push_back(s.path.to_string());
-    std::vector<std::size_t> order(sets.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return names[a] > names[b]; });
-    for (std::size_t i = 0; i < order.size(); ++i) sets[i].first = &u.set[order[i]];
-  }
-  for (auto& [action, value] : sets) {
-    check_parent(item, action->path);
-    value = set_value(*action, old);
+  for (const SetAction* s : set_check_order(u)) {
+    check_parent(item, s->path);
+    sets.emplace_back(s, set_value(*s, old));
   }
   std::stable_sort(sets.begin(), sets.end(),
                    [](const auto& a, const auto& b) { return set_order(&a.first->path, &b.first->path); });

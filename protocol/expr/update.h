@@ -10,7 +10,8 @@ namespace dynamod::expr {
 // computed from the old item first, as DynamoDB does; list indexes refer to
 // the old item too (REMOVE a[1], a[2] removes the old second and third
 // elements). Throws the service's ValidationException for type errors,
-// missing operands, invalid document paths and number overflow.
+// missing operands, invalid document paths and number overflow; of several,
+// the one the service names.
 Item apply_update(const UpdateActions& u, const Item* old_item);
 
 // The parts of `item` at the paths the actions touched, nested as in the item

@@ -201,8 +201,9 @@ def test_set_and_add_store_normalised_numbers(dynamodb, tbl):
 
 
 # When several actions fail, one failure is named, by a fixed order: REMOVE paths, ADD types, ADD
-# and DELETE paths, DELETE types, then the SET actions from the last path to the first, each its
-# path before its value (operands left to right). Probed on DynamoDB Local (the service's texts
+# and DELETE paths, DELETE types, then the SET actions backwards through a Java HashMap of their
+# attributes (16 buckets: p 0, a and q 1, b 2), each its path before its value
+# (operands left to right). Probed on DynamoDB Local (the service's texts
 # are the same; its order is not documented); the item is left as it was.
 PATH = "The document path provided in the update expression is invalid for update"
 TYPE = "An operand in the update expression has an incorrect data type"
@@ -221,10 +222,12 @@ MISSING = "The provided expression refers to an attribute that does not exist in
     ("SET b.c = :n, a = s + :n", PATH),
     ("SET q = s - nope", TYPE),
     ("SET nope.x = nope.x + n", PATH),
+    ("SET p.x = :n, b = nope", MISSING),
+    ("SET q = nope, a.x = :n", PATH),
 ], ids=["remove-path-first", "add-type-before-set-path", "delete-path-before-type", "delete-type-before-set",
         "add-path-before-missing", "missing-before-path", "list-append-type-before-path",
         "path-before-arithmetic", "path-before-arithmetic-written-first", "left-operand-first",
-        "own-path-before-own-value"])
+        "own-path-before-own-value", "hash-bucket-order", "one-bucket-last-written-first"])
 def test_update_error_order(dynamodb, tbl, expr, message):
     item = fresh(dynamodb, tbl, "errorder", n=N("5"), s=S("str"))
     values = {k: v for k, v in {":n": N("1"), ":ss": {"SS": ["z"]}, ":l": L(N("7"))}.items() if k in expr}

@@ -128,8 +128,9 @@ TEST_CASE("expr: update errors") {
 
 // Which failure the service names when several actions fail (each case probed
 // on DynamoDB Local, 2026-11-30): REMOVE paths, ADD types, ADD and DELETE
-// paths, DELETE types, then SET actions from the last path to the first, each
-// its path before its value (operands left to right: missing, wrong type).
+// paths, DELETE types, then SET actions backwards through a Java HashMap of
+// their attributes, each its path before its value (operands left to right:
+// missing, wrong type).
 TEST_CASE("expr: the order of update errors") {
   // REMOVE paths first
   CHECK(apply_error("SET a = s + :v REMOVE nope.x") == path);
@@ -149,7 +150,13 @@ TEST_CASE("expr: the order of update errors") {
   CHECK(apply_error("SET a = list_append(s, :l) ADD nope.x :v") == path);
   CHECK(apply_error("SET c = nope DELETE s :ss") == type);
   CHECK(apply_error("SET a.b = :v DELETE s :ss") == type);
-  // SET actions, last path first: path, then value
+  // SET actions by attribute, backwards through a Java HashMap (buckets of 16:
+  // a and q 1, b 2, c 3, p, ss and zz 0): path, then value
+  CHECK(apply_error("SET p.x = :v, b = nope") == missing);
+  CHECK(apply_error("SET q.x = :v, c = nope") == missing);
+  CHECK(apply_error("SET a.q = :v, ss = list_append(ss, :l)") == path);
+  CHECK(apply_error("SET a.x = :v, q = nope") == missing);  // one bucket: the last written first
+  CHECK(apply_error("SET q = nope, a.x = :v") == path);
   CHECK(apply_error("SET s[2] = list_append(s[2], :l)") == path);
   CHECK(apply_error("SET nope[1] = nope[1] - s") == path);
   CHECK(apply_error("SET z = if_not_exists(z, :v), nope.x = nope.x + n") == path);

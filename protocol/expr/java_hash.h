@@ -1,0 +1,19 @@
+#pragma once
+// How the service's Java collections order keys, where its error messages or
+// the order of its checks show that order: java.util.HashMap iterates bucket
+// by bucket, and within a bucket in insertion order.
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace dynamod::expr {
+
+// Java's String.hashCode over UTF-16 code units.
+std::uint32_t java_string_hash(std::string_view s);
+
+// The bucket a java.util.HashMap holding `count` keys puts `key` in: 16
+// buckets, doubled while count > 0.75 * capacity; (h ^ h >>> 16) & (capacity - 1).
+std::size_t java_hash_bucket(std::string_view key, std::size_t count);
+
+}  // namespace dynamod::expr
