@@ -282,22 +282,24 @@ void check_parent(Item& item, const Path& path) {
   if (path.steps.size() > 1) parent_of(item, path, true);
 }
 
-// The SET actions in the order the service checks them: it groups them by
-// attribute in a java.util.HashMap and goes through it backwards (bucket by
-// bucket from the last, within a bucket from the last written).
-std::vector<const SetAction*> set_check_order(const UpdateActions& u) {
-  std::vector<std::string_view> roots;
-  for (const auto& s : u.set) {
-    if (std::find(roots.begin(), roots.end(), s.path.root()) == roots.end()) roots.push_back(s.path.root());
+// Puts the SET actions (textual order) in the order the service checks them:
+// it groups them by attribute in a java.util.HashMap and goes through it
+// backwards (bucket by bucket from the last, within a bucket from the last
+// written).
+void order_set_checks(std::vector<std::pair<const SetAction*, AttributeValue>>& sets) {
+  if (sets.size() < 2) return;
+  std::size_t roots = 0;
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    const std::string& root = sets[i].first->path.root();
+    if (std::none_of(sets.begin(), sets.begin() + static_cast<std::ptrdiff_t>(i),
+                     [&](const auto& s) { return s.first->path.root() == root; })) {
+      ++roots;
+    }
   }
-  std::vector<std::pair<std::size_t, const SetAction*>> keyed;
-  keyed.reserve(u.set.size());
-  for (const auto& s : u.set) keyed.emplace_back(java_hash_bucket(s.path.root(), roots.size()), &s);
-  std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<const SetAction*> order;
-  order.reserve(keyed.size());
-  for (auto it = keyed.rbegin(); it != keyed.rend(); ++it) order.push_back(it->second);
-  return order;
+  std::reverse(sets.begin(), sets.end());
+  std::stable_sort(sets.begin(), sets.end(), [roots](const auto& a, const auto& b) {
+    return java_hash_bucket(a.first->path.root(), roots) > java_hash_bucket(b.first->path.root(), roots);
+  });
 }
 
 }  // namespace
@@ -307,10 +309,10 @@ Item apply_update(const UpdateActions& u, const Item* old_item) {
   const Item& old = old_item ? *old_item : kEmpty;
   // When several actions fail, the service names the first failure in this
   // order (DynamoDB Local, tests/unit/expr/update_test.cpp): REMOVE paths, ADD
-  // types, ADD and DELETE paths, DELETE types, then the SET actions in
-  // set_check_order, each its path and then its value (operands left to
-  // right: missing, then of the wrong type). Every SET value is computed from
-  // the old item.
+  // types, ADD and DELETE paths, DELETE types, then the SET actions as
+  // order_set_checks puts them, each its path and then its value (operands
+  // left to right: missing, then of the wrong type). Every SET value is
+  // computed from the old item.
   Item item = old;
   for (const auto& r : u.remove) check_parent(item, r);
   for (const auto& a : u.add) check_add_type(u, a, old);
@@ -319,9 +321,11 @@ Item apply_update(const UpdateActions& u, const Item* old_item) {
   check_delete_types(u, old);
   std::vector<std::pair<const SetAction*, AttributeValue>> sets;
   sets.reserve(u.set.size());
-  for (const SetAction* s : set_check_order(u)) {
-    check_parent(item, s->path);
-    sets.emplace_back(s, set_value(*s, old));
+  for (const auto& s : u.set) sets.emplace_back(&s, AttributeValue{});
+  order_set_checks(sets);
+  for (auto& [action, value] : sets) {
+    check_parent(item, action->path);
+    value = set_value(*action, old);
   }
   std::stable_sort(sets.begin(), sets.end(),
                    [](const auto& a, const auto& b) { return set_order(&a.first->path, &b.first->path); });
