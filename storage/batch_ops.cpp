@@ -32,8 +32,17 @@ BatchGetResult batch_get_item(Store& store, const Scope& scope, const BatchGetIt
   if (keys > kMaxBatchGetKeys) throw ApiError::validation("Too many items requested for the BatchGetItem call");
 
   // Validate everything first: one bad table or key fails the whole call.
-  // Projections (and how they are given: across tables too), then duplicate
-  // keys, then the tables, then the keys against them.
+  // Duplicate keys (in any table), then projections (and how they are given:
+  // across tables too), then the tables, then the keys against them.
+  for (const auto& t : request.tables) {
+    std::vector<std::string> encoded;
+    for (const auto& key : t.keys) {
+      JsonWriter out;
+      encode_item(out, key);
+      encoded.push_back(out.take());
+    }
+    reject_duplicates(encoded);
+  }
   bool any_expression = false;
   bool any_legacy = false;
   for (const auto& t : request.tables) {
@@ -56,13 +65,6 @@ BatchGetResult batch_get_item(Store& store, const Scope& scope, const BatchGetIt
     as_get.names = t.names;
     as_get.attributes_to_get = t.attributes_to_get;
     plans[i].projection = parse_get_projection(as_get);
-    std::vector<std::string> encoded;
-    for (const auto& key : t.keys) {
-      JsonWriter out;
-      encode_item(out, key);
-      encoded.push_back(out.take());
-    }
-    reject_duplicates(encoded);
   }
   for (std::size_t i = 0; i < request.tables.size(); ++i) {
     plans[i].table = resolve_table(store, scope, request.tables[i].table_name);

@@ -196,6 +196,15 @@ def test_projection_errors(dynamodb, tables, expr, msg):
                                                                              "ProjectionExpression": expr}}), VE, msg)
 
 
+# Duplicate keys, in any table, are named before any table's projection error (DynamoDB Local).
+@pytest.mark.parametrize("projection", ["!!", "a, a", "#a"], ids=["syntax", "overlap", "undefined-name"])
+def test_duplicates_before_projection_errors(dynamodb, tables, projection):
+    expect_error(lambda: dynamodb.batch_get_item(RequestItems={
+        tables["h"]: {"Keys": [hk("i1")], "ProjectionExpression": projection},
+        tables["r"]: {"Keys": [{"pk": S("p"), "sk": N("1")}, {"pk": S("p"), "sk": N("1")}]}}), VE,
+        DUP_BATCH)
+
+
 # One bad projection fails the whole call, even with a clean entry for another table.
 def test_bad_projection_on_one_table_fails_all(dynamodb, tables):
     expect_error(lambda: dynamodb.batch_get_item(RequestItems={
