@@ -9,8 +9,7 @@ namespace {
 expr::Condition parse_write_condition(const ConditionParameters& c, expr::Placeholders& p) {
   if (c.expression) return expr::parse_condition(*c.expression, expr::ConditionKind::Condition, p);
   if (c.expected) {
-    return expr::convert_expected(*c.expected,
-                                  expr::parse_conditional_operator(c.conditional_operator, c.expected->size()));
+    return expr::convert_expected(*c.expected, c.conditional_operator);
   }
   if (c.conditional_operator) throw ApiError::validation("ConditionalOperator cannot be used without Filter or Expected");
   return {};

@@ -137,7 +137,7 @@ ParsedRead parse_read(const ReadParameters& r, const char* filter_name,
   if (r.filter_expression) {
     parsed.filter = expr::parse_condition(*r.filter_expression, expr::ConditionKind::Filter, placeholders);
   } else if (r.filter) {
-    parsed.filter = expr::convert_filter(*r.filter, expr::parse_conditional_operator(r.conditional_operator, r.filter->size()));
+    parsed.filter = expr::convert_filter(*r.filter, r.conditional_operator);
   }
   if (r.projection_expression) {
     parsed.projection = expr::parse_projection(*r.projection_expression, placeholders);
@@ -157,8 +157,8 @@ const char* projection_parameter(const ReadParameters& r) {
 
 // The index read, if any, and the key being read; then no expression may read
 // into a key attribute (the key condition's paths count: `key_condition`).
-void resolve_target(const ReadParameters& r, const TableSchema& table, ReadSpec& spec, const char* operation,
-                    const std::optional<expr::Condition>& key_condition) {
+void find_target(const ReadParameters& r, const TableSchema& table, ReadSpec& spec,
+                 const std::optional<expr::Condition>& key_condition) {
   if (r.index_name) {
     spec.index = table.find_index(*r.index_name);
     if (spec.index == nullptr || spec.index->status == IndexStatus::Deleting) {
@@ -178,8 +178,12 @@ void resolve_target(const ReadParameters& r, const TableSchema& table, ReadSpec&
     for (const auto& p : *spec.projection) paths.push_back(&p);
   }
   check_whole_key_paths(table, paths);
+}
 
-  // Select rules, and what the index holds.
+// Select's rules, and what the index read holds (after the key condition and
+// the filter's keys: the service names their errors first).
+void check_select_and_projection(const ReadParameters& r, const TableSchema& table, ReadSpec& spec,
+                                 const char* operation) {
   bool global = spec.index != nullptr &&
                 std::any_of(table.global_indexes.begin(), table.global_indexes.end(),
                             [&](const IndexSchema& i) { return &i == spec.index; });
@@ -356,11 +360,12 @@ ReadSpec validate_query(const QueryRequest& request, const TableSchema& table) {
   ReadSpec spec;
   spec.filter = std::move(parsed.filter);
   spec.projection = std::move(parsed.projection);
-  resolve_target(r, table, spec, "Querying", parsed.key_condition);
+  find_target(r, table, spec, parsed.key_condition);
   const std::string_view index = spec.index != nullptr ? std::string_view(spec.index->name) : std::string_view();
   spec.key_condition = parsed.key_condition ? expr::extract_key_condition(*parsed.key_condition, spec.key, index)
                                             : expr::convert_key_conditions(*request.key_conditions, spec.key, index);
   check_filter_keys(spec.filter, spec.key, r.filter_expression ? "Filter Expression" : "QueryFilter");
+  check_select_and_projection(r, table, spec, "Querying");
   spec.limit = r.limit;
   spec.forward = request.scan_index_forward;
   spec.consistent = r.consistent_read;
@@ -402,7 +407,8 @@ ReadSpec validate_scan(const ScanRequest& request, const TableSchema& table) {
   ReadSpec spec;
   spec.filter = std::move(parsed.filter);
   spec.projection = std::move(parsed.projection);
-  resolve_target(r, table, spec, "Querying", std::nullopt);
+  find_target(r, table, spec, std::nullopt);
+  check_select_and_projection(r, table, spec, "Querying");
   spec.limit = r.limit;
   spec.consistent = r.consistent_read;
   if (request.segment) {

@@ -151,7 +151,17 @@ std::uint32_t expected_entry(Condition& c, const std::string& name, const Legacy
   return push(c, ConditionNode{Comparison{CompareOp::Eq, path_operand(name), Operand{*e.value}}});
 }
 
-Condition combine(const LegacyConditions& entries, ConditionalOperator op, bool expected) {
+// The operator's own value is a constraint error, checked first.
+ConditionalOperator conditional_operator(const std::optional<std::string>& text) {
+  if (!text || *text == "AND") return ConditionalOperator::And;
+  if (*text == "OR") return ConditionalOperator::Or;
+  throw ApiError::validation("1 validation error detected: Value '" + *text +
+                             "' at 'conditionalOperator' failed to satisfy constraint: Member must satisfy enum value "
+                             "set: [OR, AND]");
+}
+
+Condition combine(const LegacyConditions& entries, const std::optional<std::string>& operator_text, bool expected) {
+  const ConditionalOperator op = conditional_operator(operator_text);
   Condition c;
   std::optional<std::uint32_t> root;
   for (const auto& [name, e] : entries) {
@@ -171,28 +181,21 @@ Condition combine(const LegacyConditions& entries, ConditionalOperator op, bool 
     }
   }
   if (root) c.root = *root;
+  if (operator_text && entries.size() < 2) {
+    throw ApiError::validation("ConditionalOperator can only be used when Filter or Expected has two or more elements");
+  }
   return c;
 }
 
 }  // namespace
 
-ConditionalOperator parse_conditional_operator(const std::optional<std::string>& text, std::size_t entries) {
-  if (!text) return ConditionalOperator::And;
-  if (entries < 2) {
-    throw ApiError::validation("ConditionalOperator can only be used when Filter or Expected has two or more elements");
-  }
-  if (*text == "AND") return ConditionalOperator::And;
-  if (*text == "OR") return ConditionalOperator::Or;
-  throw ApiError::validation("1 validation error detected: Value '" + *text +
-                             "' at 'conditionalOperator' failed to satisfy constraint: Member must satisfy enum value "
-                             "set: [OR, AND]");
+Condition convert_expected(const LegacyConditions& expected, const std::optional<std::string>& conditional_operator) {
+  return combine(expected, conditional_operator, true);
 }
 
-Condition convert_expected(const LegacyConditions& expected, ConditionalOperator op) {
-  return combine(expected, op, true);
+Condition convert_filter(const LegacyConditions& filter, const std::optional<std::string>& conditional_operator) {
+  return combine(filter, conditional_operator, false);
 }
-
-Condition convert_filter(const LegacyConditions& filter, ConditionalOperator op) { return combine(filter, op, false); }
 
 KeyCondition convert_key_conditions(const LegacyConditions& conditions, const KeyDef& key, std::string_view index) {
   if (conditions.empty() || conditions.size() > 2) {

@@ -32,15 +32,13 @@ using LegacyUpdates = std::vector<std::pair<std::string, LegacyUpdate>>;
 
 enum class ConditionalOperator : std::uint8_t { And, Or };
 
-// ConditionalOperator as given (absent: AND). `entries` is the number of
-// conditions it combines; the service refuses it with fewer than two.
-ConditionalOperator parse_conditional_operator(const std::optional<std::string>& text, std::size_t entries);
-
 // Expected: {"a": {"Value": v}} is a = v; {"Exists": false} is
-// attribute_not_exists(a); ComparisonOperator forms as for filters.
-Condition convert_expected(const LegacyConditions& expected, ConditionalOperator op);
+// attribute_not_exists(a); ComparisonOperator forms as for filters. The
+// entries are joined by the ConditionalOperator as given (absent: AND), which
+// the service refuses with fewer than two entries once the entries passed.
+Condition convert_expected(const LegacyConditions& expected, const std::optional<std::string>& conditional_operator);
 // QueryFilter / ScanFilter (ComparisonOperator + AttributeValueList only).
-Condition convert_filter(const LegacyConditions& filter, ConditionalOperator op);
+Condition convert_filter(const LegacyConditions& filter, const std::optional<std::string>& conditional_operator);
 KeyCondition convert_key_conditions(const LegacyConditions& conditions, const KeyDef& key, std::string_view index = {});
 // PUT -> SET, ADD -> ADD (also appends lists), DELETE with a value -> DELETE,
 // DELETE without -> REMOVE. `key_names` are refused as in UpdateExpression.

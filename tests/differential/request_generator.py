@@ -290,7 +290,78 @@ class Requests:
                                  if k in ("TableName", "Key", "ProjectionExpression", "ExpressionAttributeNames")}})
         return "transact_get_items", self.billing({"TransactItems": gets})
 
+    # ---- the legacy parameters (Expected, AttributeUpdates, AttributesToGet, KeyConditions,
+    # QueryFilter, ScanFilter), with arguments of every count and type
+
+    LEGACY_OPERATORS = ["EQ", "NE", "LE", "LT", "GE", "GT", "NOT_NULL", "NULL", "CONTAINS", "NOT_CONTAINS",
+                        "BEGINS_WITH", "IN", "BETWEEN"]
+
+    def legacy_conditions(self, exists_allowed):
+        conditions = {}
+        for _ in range(self.rng.randint(1, 2)):
+            name = self.rng.choice(NAMES)
+            roll = self.rng.random()
+            if exists_allowed and roll < 0.2:
+                conditions[name] = {"Exists": False}
+            elif exists_allowed and roll < 0.35:
+                conditions[name] = {"Value": self.values.value()}
+            else:
+                operator = self.rng.choice(self.LEGACY_OPERATORS)
+                count = {"NOT_NULL": 0, "NULL": 0, "BETWEEN": 2, "IN": self.rng.randint(1, 2)}.get(operator, 1)
+                if self.rng.random() < 0.1:
+                    count += 1  # a wrong count now and then
+                conditions[name] = {"ComparisonOperator": operator,
+                                    "AttributeValueList": [self.values.scalar() for _ in range(count)]}
+        return conditions
+
+    def with_legacy_conditions(self, request, key, exists_allowed=True):
+        request[key] = self.legacy_conditions(exists_allowed)
+        if len(request[key]) > 1 or self.rng.random() < 0.1:
+            request["ConditionalOperator"] = self.rng.choice(["AND", "OR"])
+        return request
+
+    def legacy_put(self):
+        request = {"TableName": TABLE, "Item": self.item(), "ReturnValues": self.rng.choice(["NONE", "ALL_OLD"])}
+        return "put_item", self.billing(self.with_legacy_conditions(request, "Expected"))
+
+    def legacy_update(self):
+        updates = {}
+        for name in self.rng.sample(NAMES, self.rng.randint(1, 3)):
+            action = self.rng.choice(["PUT", "PUT", "ADD", "DELETE"])
+            update = {"Action": action}
+            if action != "DELETE" or self.rng.random() < 0.5:
+                update["Value"] = self.rng.choice([self.values.value(), {"N": self.values.number()},
+                                                   {"SS": ["a", "q"]}])
+            updates[name] = update
+        request = {"TableName": TABLE, "Key": self.key(), "AttributeUpdates": updates,
+                   "ReturnValues": self.rng.choice(["NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"])}
+        if self.rng.random() < 0.3:
+            self.with_legacy_conditions(request, "Expected")
+        return "update_item", self.billing(request)
+
+    def legacy_read(self):
+        operation = self.rng.choice(["get_item", "query", "scan"])
+        request = {"TableName": TABLE}
+        if self.rng.random() < 0.5:
+            request["AttributesToGet"] = self.rng.sample(NAMES + ["pk", "sk"], self.rng.randint(1, 3))
+        if operation == "get_item":
+            request["Key"] = self.key()
+        elif operation == "query":
+            conditions = {"pk": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": self.rng.choice(PARTITIONS)}]}}
+            if self.rng.random() < 0.5:
+                operator = self.rng.choice(["EQ", "LE", "LT", "GE", "GT", "BETWEEN", "BEGINS_WITH"])
+                count = 2 if operator == "BETWEEN" else 1
+                values = sorted((self.rng.choice(SORT_KEYS) for _ in range(count)), key=float)
+                conditions["sk"] = {"ComparisonOperator": operator, "AttributeValueList": [{"N": v} for v in values]}
+            request["KeyConditions"] = conditions
+            if self.rng.random() < 0.4:
+                self.with_legacy_conditions(request, "QueryFilter", exists_allowed=False)
+        elif self.rng.random() < 0.6:
+            self.with_legacy_conditions(request, "ScanFilter", exists_allowed=False)
+        return operation, self.billing(request)
+
     def next(self):
         kind = self.rng.choices(["put", "update", "delete", "get", "query", "scan", "batch_write", "batch_get",
-                                 "transact_write", "transact_get"], [30, 30, 8, 12, 15, 5, 6, 4, 6, 3])[0]
+                                 "transact_write", "transact_get", "legacy_put", "legacy_update", "legacy_read"],
+                                [30, 30, 8, 12, 15, 5, 6, 4, 6, 3, 4, 5, 5])[0]
         return getattr(self, kind)()

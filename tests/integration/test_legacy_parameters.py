@@ -178,7 +178,14 @@ def test_expected_validation(unchecked, tbl, op, expected, message):
      "ConditionalOperator can only be used when Filter or Expected has two or more elements"),
     (lambda c, t: c.query(TableName=t, ConditionalOperator="OR", KeyConditions={"pk": cond("EQ", S("x"))}),
      "ConditionalOperator cannot be used without Filter or Expected"),
-], ids=["put", "delete", "update", "put-one-element", "scan", "scan-one-element", "query"])
+    # an error in the one element is named first (DynamoDB Local)
+    (lambda c, t: c.put_item(TableName=t, Item={"pk": S("x")}, ConditionalOperator="OR",
+                             Expected={"a": {"Exists": False, "Value": S("v")}}),
+     "One or more parameter values were invalid: Value cannot be used when Exists is false for Attribute: a"),
+    (lambda c, t: c.scan(TableName=t, ConditionalOperator="AND", ScanFilter={"a": cond("EQ", S("x"), S("y"))}),
+     "One or more parameter values were invalid: Invalid number of argument(s) for the EQ ComparisonOperator"),
+], ids=["put", "delete", "update", "put-one-element", "scan", "scan-one-element", "query", "element-error-first",
+        "filter-element-error-first"])
 def test_conditional_operator_rules(unchecked, tbl, call, message):
     expect_error(lambda: call(unchecked, tbl), VE, either_envelope(message))
 

@@ -151,6 +151,26 @@ def test_filter_on_table_sort_key_allowed_index_key_refused(dynamodb, threads):
                                        "Primary key attribute: last_post"))
 
 
+# Of a filter on the LSI's sort key and a filter (or projection) attribute the LSI does not hold,
+# the key is named first, and a bad key condition before either (DynamoDB Local).
+@pytest.mark.parametrize("kw,message", [
+    ({"FilterExpression": "body = :b OR last_post > :b"},
+     "Filter Expression can only contain non-primary key attributes: Primary key attribute: last_post"),
+    ({"FilterExpression": "last_post > :b", "ProjectionExpression": "body"},
+     "Filter Expression can only contain non-primary key attributes: Primary key attribute: last_post"),
+], ids=["filter", "projection"])
+def test_filter_on_index_key_named_before_projection(dynamodb, threads, kw, message):
+    expect_error(lambda: forum_query(dynamodb, threads, "by_last_post", values={":b": S("x")}, **kw), VE,
+                 h.either_envelope(message))
+
+
+def test_key_condition_error_named_before_projection(dynamodb, threads):
+    expect_error(lambda: dynamodb.query(TableName=threads, IndexName="by_last_post", KeyConditionExpression="forum > :f",
+                                        FilterExpression="body = :b",
+                                        ExpressionAttributeValues={":f": S("EC2"), ":b": S("x")}), VE,
+                 h.either_envelope("Query key condition not supported"))
+
+
 # ---------------------------------------------------------------- paging over equal LSI keys
 # Items of one partition sharing the LSI sort key: every item once across pages, the cursor holds
 # the table key + the LSI sort key (CONF, captured on AWS), paged == unpaged.
