@@ -27,7 +27,8 @@ void check_whole_key_paths(const TableSchema& table, const PathList& paths);
 
 // The same check on a condition or a projection, made before anything else
 // about the key or the item (an update's own paths are checked once its
-// condition has passed).
+// condition has passed). Of several expressions, the service checks each in
+// the order it reads them (a Query: filter, projection, key condition).
 void check_read_key_paths(const TableSchema& table, const expr::Condition& condition);
 void check_read_key_paths(const TableSchema& table, const std::optional<std::vector<expr::Path>>& projection);
 

@@ -171,13 +171,10 @@ void find_target(const ReadParameters& r, const TableSchema& table, ReadSpec& sp
   } else {
     spec.key = table.key;
   }
-  PathList paths;
-  if (key_condition) collect_paths(*key_condition, paths);
-  collect_paths(spec.filter, paths);
-  if (spec.projection) {
-    for (const auto& p : *spec.projection) paths.push_back(&p);
-  }
-  check_whole_key_paths(table, paths);
+  // One expression after the other, in the order the service reads them.
+  check_read_key_paths(table, spec.filter);
+  check_read_key_paths(table, spec.projection);
+  if (key_condition) check_read_key_paths(table, *key_condition);
 }
 
 // Select's rules, and what the index read holds (after the key condition and

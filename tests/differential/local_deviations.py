@@ -61,12 +61,12 @@ def forgive_local(operation, request, ours, reference, before=(), after=()):
     both = isinstance(ours, list) and isinstance(reference, list)
     for our_page, their_page in zip(ours if both else [], reference if both else []):
         our_text, their_text = str(our_page.get("message")), str(their_page.get("message"))
-        # Of three or more paths, it names another "path two" than the one overlapping (known,
-        # /work/notes/expressions.md); the first path and the text before it agree.
+        # Of three or more paths, it names another pair than the first one overlapping (known,
+        # /work/notes/expressions.md: a hash-ordered walk); the text before the paths agrees.
         overlap = "Two document paths overlap with each other"
         if overlap in our_text and overlap in their_text:
-            our_page["message"] = our_text.split(", path two:")[0]
-            their_page["message"] = their_text.split(", path two:")[0]
+            our_page["message"] = our_text.split("; path one:")[0]
+            their_page["message"] = their_text.split("; path one:")[0]
         # It cuts the index key type mismatch short, or says "Invalid attribute value type" for a
         # set or document (/work/notes/errors-foundation.md).
         mismatch = "One or more parameter values were invalid: Type mismatch for Index Key"

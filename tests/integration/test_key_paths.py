@@ -104,6 +104,12 @@ READS = [
     ("scan-projection", "scan", dict(ProjectionExpression="lsk.x"), "IndexKey", "lsk"),
     ("scan-gsi-filter-table-key", "scan",
      dict(IndexName="gsi", FilterExpression="pk.x = :v", ExpressionAttributeValues=V), "Key", "pk"),
+    # one expression after the other: the filter's paths before the projection's, whatever their keys
+    ("scan-filter-before-projection", "scan",
+     dict(FilterExpression="attribute_exists(gsk.x)", ProjectionExpression="lsk[1]"), "IndexKey", "gsk"),
+    ("query-projection-before-key-condition", "query",
+     dict(KeyConditionExpression="pk.x = :p", ProjectionExpression="gsk.x", ExpressionAttributeValues={":p": S("a")}),
+     "IndexKey", "gsk"),
 ]
 
 
