@@ -15,9 +15,6 @@ using PathList = std::vector<const expr::Path*>;
 // Every path a condition (ConditionExpression, FilterExpression,
 // KeyConditionExpression) reads, in order of appearance.
 void collect_paths(const expr::Condition& condition, PathList& out);
-// Every path an update names: what it writes (the targets of SET, REMOVE, ADD
-// and DELETE), then what its SET actions read.
-void collect_paths(const expr::UpdateActions& actions, PathList& out);
 
 // A path into a key attribute ("pk.a", "gsk[0]") is refused. The service looks
 // at the key attributes in a fixed order, whatever the order of the paths: the
@@ -31,5 +28,7 @@ void check_whole_key_paths(const TableSchema& table, const PathList& paths);
 // the order it reads them (a Query: filter, projection, key condition).
 void check_read_key_paths(const TableSchema& table, const expr::Condition& condition);
 void check_read_key_paths(const TableSchema& table, const std::optional<std::vector<expr::Path>>& projection);
+// The check on an update's own paths: what it writes and what its SET actions read.
+void check_update_key_paths(const TableSchema& table, const expr::UpdateActions& actions);
 
 }  // namespace dynamod

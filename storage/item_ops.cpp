@@ -251,9 +251,7 @@ PlannedWrite plan_update_item(WriteContext& ctx, const PreparedUpdate& update, C
 
   const expr::UpdateActions& actions = update.actions;
   // The service refuses a path into a key once the condition has passed.
-  PathList paths;
-  collect_paths(actions, paths);
-  check_whole_key_paths(table.schema, paths);
+  check_update_key_paths(table.schema, actions);
   // A missing item is created, even by an update with no actions, unless the
   // update only removes attributes or set members.
   bool only_removes = (!actions.remove.empty() || !actions.del.empty()) && actions.set.empty() && actions.add.empty();
