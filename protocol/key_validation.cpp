@@ -5,10 +5,6 @@
 namespace dynamod {
 namespace {
 
-void check_not_empty(const KeyElement& element, const AttributeValue& value) {
-  check_key_value_not_empty(element.name, value);
-}
-
 // Key sizes count the bytes of an S or B value; a number (at most 21 bytes)
 // never reaches the limits.
 std::uint64_t key_size(const AttributeValue& value) {
@@ -34,7 +30,7 @@ const AttributeValue& item_key_value(const KeyElement& element, const Item& item
                                       " expected: " + std::string(scalar_type_name(element.type)) +
                                       " actual: " + std::string(type_name(value->type())));
   }
-  check_not_empty(element, *value);
+  check_key_value_not_empty(element.name, *value);
   return *value;
 }
 
@@ -58,8 +54,8 @@ PrimaryKey key_from_key(const KeyDef& key, const Item& attributes) {
   };
   PrimaryKey result{value_of(key.partition), std::nullopt};
   if (key.sort) result.sort = value_of(*key.sort);
-  check_not_empty(key.partition, result.partition);
-  if (key.sort) check_not_empty(*key.sort, *result.sort);
+  check_key_value_not_empty(key.partition.name, result.partition);
+  if (key.sort) check_key_value_not_empty(key.sort->name, *result.sort);
   check_sizes(result);
   return result;
 }
