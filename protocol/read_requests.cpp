@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "protocol/expr/expression.h"
+#include "protocol/expr/java_hash.h"
 #include "protocol/expr/legacy_json.h"
 #include "protocol/item_requests.h"
 #include "protocol/key_paths.h"
@@ -177,6 +178,34 @@ void find_target(const ReadParameters& r, const TableSchema& table, ReadSpec& sp
   if (key_condition) check_read_key_paths(table, *key_condition);
 }
 
+// The attributes a projection asks for that the index does not hold, named as
+// the service names them: it puts the attributes asked for in a
+// java.util.HashSet, a ProjectionExpression's last to first and AttributesToGet
+// first to last, and lists the missing ones in the set's order (DynamoDB
+// Local, probed at random with up to 16 names; tests/unit/protocol).
+std::string not_projected_in_service_order(const ReadParameters& r, const TableSchema& table, const ReadSpec& spec) {
+  std::vector<std::string_view> roots;
+  if (spec.projection) {
+    roots.reserve(spec.projection->size());
+    auto add = [&roots](const expr::Path& p) {
+      if (std::find(roots.begin(), roots.end(), p.root()) == roots.end()) roots.push_back(p.root());
+    };
+    if (r.projection_expression) {
+      std::for_each(spec.projection->rbegin(), spec.projection->rend(), add);
+    } else {
+      std::for_each(spec.projection->begin(), spec.projection->end(), add);
+    }
+  }
+  expr::java_hash_set_iteration_order(roots);
+  std::string list;
+  for (std::string_view root : roots) {
+    if (table.projects(*spec.index, root)) continue;
+    if (!list.empty()) list += ", ";
+    list += root;
+  }
+  return list;
+}
+
 // Select's rules, and what the index read holds (after the key condition and
 // the filter's keys: the service names their errors first).
 void check_select_and_projection(const ReadParameters& r, const TableSchema& table, ReadSpec& spec,
@@ -229,7 +258,8 @@ void check_select_and_projection(const ReadParameters& r, const TableSchema& tab
     throw ApiError::validation("Consistent reads are not supported on global secondary indexes");
   }
   if (spec.index == nullptr || spec.index->projection.type == ProjectionType::All) return;
-  // Attributes asked for that the index does not hold.
+  // Filter attributes the index does not hold, sorted by name (as the service
+  // lists them).
   auto not_projected = [&](const PathList& paths) {
     std::vector<std::string> missing;
     for (const expr::Path* p : paths) {
@@ -249,11 +279,7 @@ void check_select_and_projection(const ReadParameters& r, const TableSchema& tab
     throw ApiError::invalid_parameter("Secondary index " + spec.index->name +
                                       " does not project one or more filter attributes: [" + missing + "]");
   }
-  PathList projection_paths;
-  if (spec.projection) {
-    for (const auto& p : *spec.projection) projection_paths.push_back(&p);
-  }
-  std::string missing = not_projected(projection_paths);
+  std::string missing = not_projected_in_service_order(r, table, spec);
   if (global && !missing.empty()) {
     throw ApiError::invalid_parameter("Global secondary index " + spec.index->name + " does not project [" + missing +
                                       "]");

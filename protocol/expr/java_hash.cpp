@@ -1,5 +1,7 @@
 #include "protocol/expr/java_hash.h"
 
+#include <algorithm>
+
 namespace dynamod::expr {
 
 // Java's String.hashCode over UTF-16 code units.
@@ -42,6 +44,13 @@ std::size_t java_hash_bucket(std::string_view key, std::size_t count) {
   while (count * 4 > capacity * 3) capacity *= 2;
   const std::uint32_t h = java_string_hash(key);
   return (h ^ (h >> 16)) & (capacity - 1);
+}
+
+void java_hash_set_iteration_order(std::vector<std::string_view>& keys) {
+  const std::size_t count = keys.size();
+  std::stable_sort(keys.begin(), keys.end(), [count](std::string_view a, std::string_view b) {
+    return java_hash_bucket(a, count) < java_hash_bucket(b, count);
+  });
 }
 
 }  // namespace dynamod::expr

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace dynamod::expr {
 
@@ -15,5 +16,9 @@ std::uint32_t java_string_hash(std::string_view s);
 // The bucket a java.util.HashMap holding `count` keys puts `key` in: 16
 // buckets, doubled while count > 0.75 * capacity; (h ^ h >>> 16) & (capacity - 1).
 std::size_t java_hash_bucket(std::string_view key, std::size_t count);
+
+// Puts distinct keys, given in insertion order, in the order a
+// java.util.HashSet holding exactly them iterates.
+void java_hash_set_iteration_order(std::vector<std::string_view>& keys);
 
 }  // namespace dynamod::expr

@@ -549,6 +549,36 @@ def test_projection_of_unprojected_gsi_attribute(dynamodb, tables):
                                ProjectionExpression="y"), VE)
 
 
+# The attributes are named in the order of a java.util.HashSet that the ProjectionExpression's
+# paths entered last to first, or the AttributesToGet first to last (DynamoDB Local's text; the
+# service's is not documented). "bb" and "zz" share a bucket; 13 names make the set grow to 32
+# buckets, where "b0" comes before "a1".
+THIRTEEN = ["a1", "b0", "c", "d", "e", "f", "h", "i", "j", "k", "l", "pk", "g"]
+
+
+@pytest.mark.parametrize("operation", ["query", "scan"])
+@pytest.mark.parametrize("kw,named", [
+    pytest.param({"ProjectionExpression": "m, s"}, "s, m", id="buckets"),
+    pytest.param({"ProjectionExpression": "bb, zz"}, "zz, bb", id="one-bucket-last-first"),
+    pytest.param({"ProjectionExpression": "zz, bb"}, "bb, zz", id="one-bucket-reversed"),
+    pytest.param({"ProjectionExpression": "bb.x, zz, bb.y"}, "bb, zz", id="last-path-of-a-root"),
+    pytest.param({"ProjectionExpression": "zz[0], bb, pk, zz[1]"}, "zz, bb", id="projected-left-out"),
+    pytest.param({"ProjectionExpression": ", ".join(THIRTEEN)}, "c, d, e, f, h, i, j, k, l, b0, a1",
+                 id="grown-set"),
+    pytest.param({"AttributesToGet": ["bb", "zz"]}, "bb, zz", id="attributes-to-get"),
+    pytest.param({"AttributesToGet": ["zz", "bb"]}, "zz, bb", id="attributes-to-get-reversed"),
+])
+def test_unprojected_gsi_attributes_named_in_set_order(dynamodb, tables, operation, kw, named):
+    if operation == "query":
+        condition = ({"KeyConditions": {"g": {"ComparisonOperator": "EQ", "AttributeValueList": [S("G")]}}}
+                     if "AttributesToGet" in kw else
+                     {"KeyConditionExpression": "g = :g", "ExpressionAttributeValues": {":g": S("G")}})
+        call = lambda: dynamodb.query(TableName=tables["qs"], IndexName="gsi", **condition, **kw)
+    else:
+        call = lambda: dynamodb.scan(TableName=tables["qs"], IndexName="gsi", **kw)
+    expect_error(call, VE, INVALID + "Global secondary index gsi does not project [%s]" % named)
+
+
 # Select must be one of the four values.
 @dev("'Select must be ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, COUNT, or SPECIFIC_ATTRIBUTES'")
 def test_select_enum(unchecked, tables):
