@@ -280,6 +280,47 @@ def test_attribute_updates_validation(unchecked, tbl, updates, message):
                  either_envelope(message))
 
 
+# AttributeUpdates' own rules are checked before Expected is validated, and the key attributes
+# before it is evaluated (dynalite, recorded against the service: validations/updateItem.js checks
+# the actions before the conditions, actions/updateItem.js the key attributes before evaluating).
+FAILING = {"x": {"ComparisonOperator": "NULL"}}
+INVALID_LT = {"x": cond("LT", S("a"), S("b"))}
+LOCAL_EXPECTED_FIRST = dev("validates and evaluates Expected before AttributeUpdates")
+
+
+@pytest.mark.parametrize("updates,expected,message", [
+    pytest.param(updates, expected, message, id=name + "-" + which, marks=LOCAL_EXPECTED_FIRST)
+    for name, updates, message in [
+        ("put-without-value", {"a": {"Action": "PUT"}},
+         INVALID + "Only DELETE action is allowed when no attribute value is specified"),
+        ("add-bool", {"a": {"Action": "ADD", "Value": {"BOOL": True}}}, INVALID + "ADD action is not supported for the type BOOL"),
+        ("delete-string", {"a": {"Action": "DELETE", "Value": S("x")}},
+         INVALID + "DELETE action with value is not supported for the type S")]
+    for which, expected in [("failing", FAILING), ("invalid", INVALID_LT)]
+] + [
+    pytest.param({"pk": {"Action": "PUT", "Value": S("x")}}, FAILING,
+                 INVALID + "Cannot update attribute pk. This attribute is part of the key", id="key-failing",
+                 marks=LOCAL_EXPECTED_FIRST),
+    pytest.param({"pk": {"Action": "PUT", "Value": S("x")}}, INVALID_LT,
+                 INVALID + "Invalid number of argument(s) for the LT ComparisonOperator", id="key-invalid"),
+])
+def test_attribute_updates_checked_before_expected(unchecked, tbl, updates, expected, message):
+    unchecked.put_item(TableName=tbl, Item={"pk": S("au4"), "x": S("1")})
+    expect_error(lambda: unchecked.update_item(TableName=tbl, Key={"pk": S("au4")}, AttributeUpdates=updates,
+                                               Expected=expected), VE, either_envelope(message))
+    assert get(unchecked, tbl, "au4") == {"pk": S("au4"), "x": S("1")}
+
+
+# An action's own rule is checked before any action is applied: a DELETE with a string value is
+# refused even after an ADD that would fail against the stored type (dynalite's order).
+@dev("applies the actions in turn, checking each one's rules as it comes to it")
+def test_attribute_updates_rules_before_application(dynamodb, tbl):
+    dynamodb.put_item(TableName=tbl, Item={"pk": S("au5"), "s": S("x")})
+    expect_error(lambda: dynamodb.update_item(TableName=tbl, Key={"pk": S("au5")}, AttributeUpdates={
+        "s": {"Action": "ADD", "Value": N("1")}, "t": {"Action": "DELETE", "Value": N("1")}}), VE,
+        either_envelope(INVALID + "DELETE action with value is not supported for the type N"))
+
+
 # ADD/DELETE against a stored attribute of another type.
 @pytest.mark.parametrize("updates", [
     {"s": {"Action": "ADD", "Value": N("1")}},

@@ -199,6 +199,8 @@ def test_bad_return_values_on_condition_check_failure(unchecked, tables, value):
     pytest.param("put-check", marks=dev("a Put followed by a ConditionCheck of the same item is executed (the check "
                                         "sees the put item) instead of being refused")),
     pytest.param("numeric", marks=dev("treats N keys 1 and 1.0 as different items for a Put + Delete")),
+    pytest.param("failing-condition-first", marks=dev("cancels the transaction for the first action's failing "
+                                                      "condition instead of refusing the same item twice")),
 ])
 def test_same_item_twice(dynamodb, tables, which):
     h_, r, n = tables["h"], tables["r"], tables["n"]
@@ -211,9 +213,21 @@ def test_same_item_twice(dynamodb, tables, which):
                         check(h_, hk("d2"), "attribute_not_exists(pk)")],
         "numeric": [put(n, {"pk": N("1")}), delete(n, {"pk": N("1.0")})],
         "key-order": [put(r, {"pk": S("d"), "sk": N("1")}), delete(r, {"sk": N("1"), "pk": S("d")})],
+        "failing-condition-first": [delete(h_, hk("d"), ConditionExpression="attribute_exists(pk)"),
+                                    put(h_, hk("d"))],
     }[which]
     expect_error(lambda: dynamodb.transact_write_items(TransactItems=items), VE, DUP_TXN)
     assert get(dynamodb, h_, hk("other")) is None
+
+
+# An Update that only removes does not create a missing item, in a transaction as alone
+# (test_update_item.py, upsert_remove_only_does_not_create).
+@dev("creates the missing item with only its key")
+def test_remove_only_update_does_not_create(dynamodb, tables):
+    h_ = tables["h"]
+    dynamodb.transact_write_items(TransactItems=[update(h_, hk("ro"), "REMOVE a"), put(h_, hk("ro2"))])
+    assert get(dynamodb, h_, hk("ro")) is None
+    assert get(dynamodb, h_, hk("ro2")) == hk("ro2")
 
 
 # The same key in two tables, or the same partition with another sort key, is fine.
