@@ -39,11 +39,15 @@ std::uint32_t java_string_hash(std::string_view s) {
   return h;
 }
 
-std::size_t java_hash_bucket(std::string_view key, std::size_t count) {
+std::size_t java_hash_capacity(std::size_t count) {
   std::size_t capacity = 16;
   while (count * 4 > capacity * 3) capacity *= 2;
+  return capacity;
+}
+
+std::size_t java_hash_bucket(std::string_view key, std::size_t count) {
   const std::uint32_t h = java_string_hash(key);
-  return (h ^ (h >> 16)) & (capacity - 1);
+  return (h ^ (h >> 16)) & (java_hash_capacity(count) - 1);
 }
 
 void java_hash_set_iteration_order(std::vector<std::string_view>& keys) {

@@ -13,8 +13,11 @@ namespace dynamod::expr {
 // Java's String.hashCode over UTF-16 code units.
 std::uint32_t java_string_hash(std::string_view s);
 
-// The bucket a java.util.HashMap holding `count` keys puts `key` in: 16
-// buckets, doubled while count > 0.75 * capacity; (h ^ h >>> 16) & (capacity - 1).
+// The buckets of a java.util.HashMap holding `count` keys: 16, doubled while
+// count > 0.75 * capacity.
+std::size_t java_hash_capacity(std::size_t count);
+
+// The bucket such a map puts `key` in: (h ^ h >>> 16) & (capacity - 1).
 std::size_t java_hash_bucket(std::string_view key, std::size_t count);
 
 // Puts distinct keys, given in insertion order, in the order a

@@ -260,7 +260,7 @@ bool set_order(const Path* a, const Path* b) {
   return a->steps.size() < b->steps.size();
 }
 
-// An ADD or DELETE whose value cannot combine with the value already there.
+// An ADD whose value cannot combine with the value already there.
 void check_add_type(const UpdateActions& u, const AddAction& a, const Item& old) {
   const AttributeValue* current = find_path(old, a.path);
   if (!current) return;
@@ -271,35 +271,51 @@ void check_add_type(const UpdateActions& u, const AddAction& a, const Item& old)
   if (!ok) mismatch(u);
 }
 
-void check_delete_types(const UpdateActions& u, const Item& old) {
-  for (const auto& d : u.del) {
-    const AttributeValue* current = find_path(old, d.path);
-    if (current && current->type() != d.value.type()) mismatch(u);
-  }
+void check_delete_type(const UpdateActions& u, const DeleteAction& d, const Item& old) {
+  const AttributeValue* current = find_path(old, d.path);
+  if (current && current->type() != d.value.type()) mismatch(u);
 }
 
 void check_parent(Item& item, const Path& path) {
   if (path.steps.size() > 1) parent_of(item, path, true);
 }
 
-// Puts the SET actions (textual order) in the order the service checks them:
-// it groups them by attribute in a java.util.HashMap and goes through it
-// backwards (bucket by bucket from the last, within a bucket from the last
-// written).
-void order_set_checks(std::vector<std::pair<const SetAction*, AttributeValue>>& sets) {
-  if (sets.size() < 2) return;
-  std::size_t roots = 0;
-  for (std::size_t i = 0; i < sets.size(); ++i) {
-    const std::string& root = sets[i].first->path.root();
-    if (std::none_of(sets.begin(), sets.begin() + static_cast<std::ptrdiff_t>(i),
-                     [&](const auto& s) { return s.first->path.root() == root; })) {
-      ++roots;
-    }
+// One action, by clause and place in its clause.
+struct ActionRef {
+  enum class Clause { Set, Remove, Add, Delete } clause;
+  std::size_t index;
+  const Path* path;
+};
+
+// The actions in the order the service checks them when several fail
+// (DynamoDB Local; 445 of 449 random updates of two or three failing actions
+// agree, 2026-11-30, tests/unit/expr/update_test.cpp): by the attribute each
+// one starts at, in the buckets of a java.util.HashMap (16 for up to 12
+// attributes), from the last but one down to bucket 0 and then the last;
+// within a bucket from the last action
+// put in, the SET actions having been put in before the others. That is what
+// the probes fit, not a known data structure.
+std::vector<ActionRef> check_order(const UpdateActions& u) {
+  std::vector<ActionRef> order;
+  order.reserve(u.set.size() + u.remove.size() + u.add.size() + u.del.size());
+  for (std::size_t i = 0; i < u.set.size(); ++i) order.push_back({ActionRef::Clause::Set, i, &u.set[i].path});
+  for (std::size_t i = 0; i < u.remove.size(); ++i) order.push_back({ActionRef::Clause::Remove, i, &u.remove[i]});
+  for (std::size_t i = 0; i < u.add.size(); ++i) order.push_back({ActionRef::Clause::Add, i, &u.add[i].path});
+  for (std::size_t i = 0; i < u.del.size(); ++i) order.push_back({ActionRef::Clause::Delete, i, &u.del[i].path});
+  if (order.size() < 2) return order;
+  std::vector<std::string_view> roots;
+  for (const ActionRef& a : order) {
+    if (std::find(roots.begin(), roots.end(), a.path->root()) == roots.end()) roots.push_back(a.path->root());
   }
-  std::reverse(sets.begin(), sets.end());
-  std::stable_sort(sets.begin(), sets.end(), [roots](const auto& a, const auto& b) {
-    return java_hash_bucket(a.first->path.root(), roots) > java_hash_bucket(b.first->path.root(), roots);
-  });
+  const std::size_t count = roots.size();
+  const std::size_t capacity = java_hash_capacity(count);
+  auto bucket = [count, capacity](const ActionRef& a) {
+    return (java_hash_bucket(a.path->root(), count) + 1) % capacity;
+  };
+  std::reverse(order.begin(), order.end());
+  std::stable_sort(order.begin(), order.end(),
+                   [&bucket](const ActionRef& a, const ActionRef& b) { return bucket(a) > bucket(b); });
+  return order;
 }
 
 }  // namespace
@@ -307,30 +323,25 @@ void order_set_checks(std::vector<std::pair<const SetAction*, AttributeValue>>& 
 Item apply_update(const UpdateActions& u, const Item* old_item) {
   static const Item kEmpty;
   const Item& old = old_item ? *old_item : kEmpty;
-  // When several actions fail, the service names the first failure in this
-  // order (DynamoDB Local, tests/unit/expr/update_test.cpp): REMOVE paths, ADD
-  // types, ADD and DELETE paths, DELETE types, then the SET actions as
-  // order_set_checks puts them, each its path and then its value (operands
-  // left to right: missing, then of the wrong type). Every SET value is
-  // computed from the old item.
+  // Every check is made against the old item, every SET value computed from
+  // it; each action's path is checked before its value (a SET's operands left
+  // to right: missing, then of the wrong type) or its type (ADD, DELETE).
   Item item = old;
-  for (const auto& r : u.remove) check_parent(item, r);
-  for (const auto& a : u.add) check_add_type(u, a, old);
-  for (const auto& a : u.add) check_parent(item, a.path);
-  for (const auto& d : u.del) check_parent(item, d.path);
-  check_delete_types(u, old);
-  std::vector<std::pair<const SetAction*, AttributeValue>> sets;
-  sets.reserve(u.set.size());
-  for (const auto& s : u.set) sets.emplace_back(&s, AttributeValue{});
-  order_set_checks(sets);
-  for (auto& [action, value] : sets) {
-    check_parent(item, action->path);
-    value = set_value(*action, old);
+  std::vector<AttributeValue> set_values(u.set.size());
+  for (const ActionRef& a : check_order(u)) {
+    check_parent(item, *a.path);
+    switch (a.clause) {
+      case ActionRef::Clause::Set: set_values[a.index] = set_value(u.set[a.index], old); break;
+      case ActionRef::Clause::Remove: break;
+      case ActionRef::Clause::Add: check_add_type(u, u.add[a.index], old); break;
+      case ActionRef::Clause::Delete: check_delete_type(u, u.del[a.index], old); break;
+    }
   }
+  std::vector<std::size_t> sets(u.set.size());
+  for (std::size_t i = 0; i < sets.size(); ++i) sets[i] = i;
   std::stable_sort(sets.begin(), sets.end(),
-                   [](const auto& a, const auto& b) { return set_order(&a.first->path, &b.first->path); });
-
-  for (auto& [action, value] : sets) store(item, action->path, std::move(value));
+                   [&u](std::size_t a, std::size_t b) { return set_order(&u.set[a].path, &u.set[b].path); });
+  for (std::size_t i : sets) store(item, u.set[i].path, std::move(set_values[i]));
   for (const auto& a : u.add) apply_add(item, a);
   for (const auto& d : u.del) apply_delete(item, d);
   if (!u.remove.empty()) {

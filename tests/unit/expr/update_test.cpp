@@ -127,22 +127,37 @@ TEST_CASE("expr: update errors") {
 }
 
 // Which failure the service names when several actions fail (each case probed
-// on DynamoDB Local, 2026-11-30): REMOVE paths, ADD types, ADD and DELETE
-// paths, DELETE types, then SET actions backwards through a Java HashMap of
-// their attributes, each its path before its value (operands left to right:
-// missing, wrong type).
+// on DynamoDB Local, 2026-11-30): the actions by attribute, through the
+// buckets of a Java HashMap of 16 from bucket 14 down to 0 and then 15, within
+// a bucket from the last put in (SET actions put in first); each its path
+// before its value or type (a SET's operands left to right: missing, wrong
+// type).
 TEST_CASE("expr: the order of update errors") {
-  // REMOVE paths first
+  // Cases drawn at random (buckets: s, c 3; t 4; u, e 5; nope, f 6; w 7;
+  // x1 9; z 10; k 11; v2 12; n, b0 14; h7 15, which comes last)
+  CHECK(apply_error("SET z = q ADD s :v, c :v") == missing);
+  CHECK(apply_error("ADD x1.x :v, s :v SET gg = list_append(p, :l)") == path);
+  CHECK(apply_error("SET x1.x = :v, h7 = s + :v ADD u :v") == path);
+  CHECK(apply_error("REMOVE s[0] DELETE n :ss") == type);
+  CHECK(apply_error("ADD s :v, w :v SET v2.x = :v") == path);
+  CHECK(apply_error("ADD w.x :v, s :v") == path);
+  CHECK(apply_error("SET t = f REMOVE p.x") == missing);
+  CHECK(apply_error("SET f = aa REMOVE s[0]") == missing);
+  CHECK(apply_error("SET gg[1] = :v, nope = s + :v REMOVE b.x") == type);
+  CHECK(apply_error("SET u = aa, h7 = s + :v") == missing);
+  CHECK(apply_error("ADD b0.x :v SET w = :v DELETE n :ss") == type);
+  CHECK(apply_error("SET v2 = x1 REMOVE t DELETE u.x :ss") == missing);
+  CHECK(apply_error("ADD aa.x :v SET v2 = list_append(s, :l)") == type);
+  CHECK(apply_error("DELETE h7.x :ss SET v2 = t") == missing);
+  // Cases of the earlier probes
   CHECK(apply_error("SET a = s + :v REMOVE nope.x") == path);
   CHECK(apply_error("ADD s :v REMOVE nope.x") == path);
   CHECK(apply_error("REMOVE nope.x ADD s :v") == path);
   CHECK(apply_error("DELETE s :ss REMOVE nope.x") == path);
-  // ADD types before every other path and value
   CHECK(apply_error("SET s.x = :v ADD l[1] :ss") == type);
   CHECK(apply_error("ADD nope.x :v, n :ss") == type);
   CHECK(apply_error("ADD n :ss, nope.x :v") == type);
   CHECK(apply_error("SET a = nope ADD n :ss") == type);
-  // ADD and DELETE paths before DELETE types, DELETE types before SET
   CHECK(apply_error("DELETE nope.x :ss, s :ss") == path);
   CHECK(apply_error("DELETE s :ss, nope.x :ss") == path);
   CHECK(apply_error("DELETE s :ss ADD nope.x :v") == path);
@@ -150,8 +165,7 @@ TEST_CASE("expr: the order of update errors") {
   CHECK(apply_error("SET a = list_append(s, :l) ADD nope.x :v") == path);
   CHECK(apply_error("SET c = nope DELETE s :ss") == type);
   CHECK(apply_error("SET a.b = :v DELETE s :ss") == type);
-  // SET actions by attribute, backwards through a Java HashMap (buckets of 16:
-  // a and q 1, b 2, c 3, p, ss and zz 0): path, then value
+  // (buckets: p, ss, zz 0; a, q 1; b 2; c 3)
   CHECK(apply_error("SET p.x = :v, b = nope") == missing);
   CHECK(apply_error("SET q.x = :v, c = nope") == missing);
   CHECK(apply_error("SET a.q = :v, ss = list_append(ss, :l)") == path);
