@@ -107,6 +107,20 @@ def test_projection_errors(dynamodb, tables, kw, msg):
                                                                     get_(tables["h"], hk("i2"), **kw)]), VE, msg)
 
 
+# Every Get's projection is read before any table is looked up or any key checked, as the service
+# reads every TransactWriteItems expression first (paritysuite validation-ordering, 2026-10-09):
+# a later Get's projection error wins over an earlier Get's missing table, wrong key or duplicate.
+@pytest.mark.parametrize("first", ["missing-table", "wrong-key-type", "duplicate"])
+@dev("checks one Get after the other, each one's table, projection and key")
+def test_projections_read_first(dynamodb, tables, first):
+    earlier = {"missing-table": [get_(unique_name("nope"), hk("a"))],
+               "wrong-key-type": [get_(tables["h"], {"pk": N("1")})],
+               "duplicate": [get_(tables["h"], hk("i1")), get_(tables["h"], hk("i1"))]}[first]
+    expect_error(lambda: dynamodb.transact_get_items(TransactItems=earlier + [
+        get_(tables["h"], hk("i2"), ProjectionExpression="a,,")]), VE,
+        'Invalid ProjectionExpression: Syntax error; token: ",", near: ",,"')
+
+
 # ExpressionAttributeNames without a ProjectionExpression are accepted in a transaction.
 @dev("rejects them ('ExpressionAttributeNames can only be specified when using expressions')")
 def test_names_without_projection(dynamodb, tables):
