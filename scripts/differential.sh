@@ -4,8 +4,9 @@
 # free port, runs one pass per seed, stops it. Any mismatch fails the run; see the tool's help
 # for what to do with one. Not part of `make test`: it needs Java and DynamoDB Local.
 #
-# Environment: SEEDS="1 2 3" OPS=1500 DDB_LOCAL=<shared>/tools/dynamodb-local; arguments go to
-# the tool (e.g. --show 5).
+# Environment: SEEDS="1 2 3" OPS=1500 SHAPES="composite hash binary" (the tables of
+# tests/differential/shapes.py) DDB_LOCAL=<shared>/tools/dynamodb-local; arguments go to the tool
+# (e.g. --show 5).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh test || exit 1
@@ -22,9 +23,11 @@ pid=$("$DDB_LOCAL" "$port" | tail -n 1) || exit 1
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null' EXIT
 
 status=0
-for seed in ${SEEDS:-1 2 3}; do
-  echo "== seed $seed"
-  "$python" tests/differential/differential.py --reference "http://127.0.0.1:$port" --seed "$seed" \
-    --ops "${OPS:-1500}" "$@" || status=1
+for shape in ${SHAPES:-composite hash binary}; do
+  for seed in ${SEEDS:-1 2 3}; do
+    echo "== $shape table, seed $seed"
+    "$python" tests/differential/differential.py --reference "http://127.0.0.1:$port" --shape "$shape" \
+      --seed "$seed" --ops "${OPS:-1500}" "$@" || status=1
+  done
 done
 exit "$status"

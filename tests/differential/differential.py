@@ -3,13 +3,15 @@
 Local, or the service), comparing every answer and, after each write, the items it wrote.
 
     tests/differential/differential.py --reference http://127.0.0.1:8100 [--seed N] [--ops N]
-                                       [--explain N] [--reference-kind dynamodb-local|aws]
+                                       [--shape composite|hash|binary] [--explain N]
+                                       [--reference-kind dynamodb-local|aws]
 
 It starts its own in-memory dynamod (build/dynamod, or --dynamod-bin) unless --dynamod URL is
-given. A run creates one table (string partition key, number sort key, a GSI on two keys and
-an LSI) on both servers and sends PutItem, UpdateItem and DeleteItem with random conditions and
-return values, GetItem with projections, Query on the table and both indexes (every page), Scan
-with filters, BatchWriteItem, BatchGetItem, TransactWriteItems and TransactGetItems
+given. A run creates one table on both servers, of the shape chosen (shapes.py: keys of each
+type, with and without a sort key, indexes projecting all, some or only the keys), and sends
+PutItem, UpdateItem and DeleteItem with random conditions and return values, GetItem with
+projections, Query on the table and each index (every page, with and without Limit), Scan with
+filters, BatchWriteItem, BatchGetItem, TransactWriteItems and TransactGetItems
 (request_generator.py).
 
 An answer is the response without request ids, or the error's type and message. Set members are
@@ -40,7 +42,8 @@ from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from local_deviations import forgive_local
-from request_generator import TABLE, Requests
+from request_generator import Requests
+from shapes import SHAPES
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -66,6 +69,11 @@ def canonical(value):
     return value
 
 
+def item_order(item):
+    """Where an item goes when the order of an answer's items is not the server's to choose."""
+    return json.dumps(item, sort_keys=True, default=str)
+
+
 def answer(api, operation, request):
     """Every page of the operation's answer, or its error."""
     pages = []
@@ -88,71 +96,81 @@ def answer(api, operation, request):
     for page in pages:
         # A batch's answer holds the items it read in no particular order.
         for table, items in page.get("Responses", {}).items() if isinstance(page.get("Responses"), dict) else []:
-            page["Responses"][table] = sorted(items, key=lambda item: json.dumps(item, sort_keys=True, default=str))
+            page["Responses"][table] = sorted(items, key=item_order)
     unordered = operation == "scan" or (operation == "query" and "IndexName" in request)
     if unordered and "error" not in pages[-1]:
         # Index keys may tie, and a Scan's order is the server's own: compare what was read.
-        items = sorted((item for page in pages for item in page.get("Items", [])),
-                       key=lambda item: json.dumps(item, sort_keys=True, default=str))
+        items = sorted((item for page in pages for item in page.get("Items", [])), key=item_order)
         count = sum(page.get("Count", 0) for page in pages)
         scanned = sum(page.get("ScannedCount", 0) for page in pages)
-        capacity = [page.get("ConsumedCapacity") for page in pages]
-        return {"Items": items, "Count": count, "ScannedCount": scanned, "ConsumedCapacity": capacity}
+        # What each page read and cost, for the deviations that concern one page.
+        read = [{name: page[name] for name in ("ScannedCount", "ConsumedCapacity") if name in page} for page in pages]
+        return {"Items": items, "Count": count, "ScannedCount": scanned, "Pages": read}
     return pages
 
 
-def item_key(item):
-    return {name: item[name] for name in ("pk", "sk")}
-
-
-def request_keys(operation, request):
+def request_keys(shape, operation, request):
     """The keys of the items a request names, in order."""
+    def item_key(item):
+        return {name: item[name] for name in shape.key}
+
     if operation == "batch_write_item":
         return [r["PutRequest"]["Item"] and item_key(r["PutRequest"]["Item"]) if "PutRequest" in r
-                else r["DeleteRequest"]["Key"] for r in request["RequestItems"][TABLE]]
+                else r["DeleteRequest"]["Key"] for r in request["RequestItems"][shape.table]]
     if operation == "batch_get_item":
-        return list(request["RequestItems"][TABLE]["Keys"])
+        return list(request["RequestItems"][shape.table]["Keys"])
     if operation in ("transact_write_items", "transact_get_items"):
         actions = [next(iter(a.values())) for a in request["TransactItems"]]
         return [a["Key"] if "Key" in a else item_key(a["Item"]) for a in actions]
     return [request["Key"] if "Key" in request else item_key(request["Item"])]
 
 
-def explain(ours, reference, operation, request):
+def explain(shape, ours, reference, operation, request):
     print("request: %s(%s)" % (operation, json.dumps(request, default=str)))
     if operation in ("query", "scan"):
         partition = request.get("ExpressionAttributeValues", {}).get(":pk")
-        if operation == "query" and request.get("IndexName") != "gsi":
+        index = shape.index(request.get("IndexName"))
+        if operation == "query" and (index is None or index.local):
             for label, api in (("dynamod", ours), ("reference", reference)):
-                items = api.query(TableName=TABLE, KeyConditionExpression="pk = :pk", ConsistentRead=True,
+                items = api.query(TableName=shape.table, KeyConditionExpression="#pk = :pk", ConsistentRead=True,
+                                  ExpressionAttributeNames={"#pk": shape.key[0]},
                                   ExpressionAttributeValues={":pk": partition})["Items"]
                 print("  before, %s holds: %s" % (label, json.dumps(canonical(items), default=str)))
         return
     for label, api in (("dynamod", ours), ("reference", reference)):
-        print("  before, %s holds: %s" % (label, json.dumps(stored(api, operation, request)["Items"], default=str)))
+        items = stored(shape, api, operation, request)["Items"]
+        print("  before, %s holds: %s" % (label, json.dumps(items, default=str)))
 
 
-def stored(api, operation, request):
+def stored(shape, api, operation, request):
     """The items a request names, as the server now holds them."""
-    return {"Items": [canonical(api.get_item(TableName=TABLE, Key=key, ConsistentRead=True).get("Item"))
-                      for key in request_keys(operation, request)]}
+    return {"Items": [canonical(api.get_item(TableName=shape.table, Key=key, ConsistentRead=True).get("Item"))
+                      for key in request_keys(shape, operation, request)]}
 
 
-def align(ours, reference, operation, request):
-    """After a write that went differently, give dynamod the reference's items, so that one
-    difference is reported once rather than in every later read of them."""
+def align(shape, ours, reference, operation, request):
+    """After a write that went differently, give dynamod the reference's items (or the reference
+    dynamod's, where dynamod refuses them), so that one difference is reported once rather than
+    in every later read of them."""
     refused = []
-    for key in request_keys(operation, request):
-        item = reference.get_item(TableName=TABLE, Key=key, ConsistentRead=True).get("Item")
+    for key in request_keys(shape, operation, request):
+        item = reference.get_item(TableName=shape.table, Key=key, ConsistentRead=True).get("Item")
         try:
             if item is None:
-                ours.delete_item(TableName=TABLE, Key=key)
+                ours.delete_item(TableName=shape.table, Key=key)
             else:
-                ours.put_item(TableName=TABLE, Item=item)
+                ours.put_item(TableName=shape.table, Item=item)
         except ClientError as error:
-            # The reference holds an item dynamod refuses: say so, and go on with dynamod's.
+            # The reference holds an item dynamod refuses (DynamoDB Local lets a wrong-typed LSI
+            # key through an update): say so, and give the reference dynamod's, so that the
+            # item's later reads do not differ too.
             refused.append("dynamod refuses the reference's item %s: %s" % (
                 json.dumps(canonical(item), default=str), error.response["Error"].get("Message")))
+            mine = ours.get_item(TableName=shape.table, Key=key, ConsistentRead=True).get("Item")
+            if mine is None:
+                reference.delete_item(TableName=shape.table, Key=key)
+            else:
+                reference.put_item(TableName=shape.table, Item=mine)
     return "; ".join(refused) or None
 
 
@@ -172,20 +190,9 @@ def differences(ours, reference, path="", out=None):
     return out
 
 
-def create_table(api):
-    api.create_table(
-        TableName=TABLE, BillingMode="PAY_PER_REQUEST",
-        AttributeDefinitions=[{"AttributeName": n, "AttributeType": t}
-                              for n, t in [("pk", "S"), ("sk", "N"), ("gpk", "S"), ("gsk", "S"), ("lsk", "N")]],
-        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
-        GlobalSecondaryIndexes=[{"IndexName": "gsi", "Projection": {"ProjectionType": "ALL"},
-                                 "KeySchema": [{"AttributeName": "gpk", "KeyType": "HASH"},
-                                               {"AttributeName": "gsk", "KeyType": "RANGE"}]}],
-        LocalSecondaryIndexes=[{"IndexName": "lsi", "Projection": {"ProjectionType": "INCLUDE",
-                                                                   "NonKeyAttributes": ["a", "s"]},
-                                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
-                                              {"AttributeName": "lsk", "KeyType": "RANGE"}]}])
-    api.get_waiter("table_exists").wait(TableName=TABLE, WaiterConfig={"Delay": 0.2, "MaxAttempts": 50})
+def create_table(shape, api):
+    api.create_table(**shape.create_request())
+    api.get_waiter("table_exists").wait(TableName=shape.table, WaiterConfig={"Delay": 0.2, "MaxAttempts": 50})
 
 
 def free_port():
@@ -216,13 +223,16 @@ def main():
     parser.add_argument("--dynamod-bin", default=str(REPO / "build" / "dynamod"))
     parser.add_argument("--seed", type=int, default=int(os.environ.get("DIFFERENTIAL_SEED", "1")))
     parser.add_argument("--ops", type=int, default=int(os.environ.get("DIFFERENTIAL_OPS", "2000")))
+    parser.add_argument("--shape", choices=sorted(SHAPES), default="composite",
+                        help="the table's keys and indexes (shapes.py)")
     parser.add_argument("--reference-kind", choices=["dynamodb-local", "aws"], default="dynamodb-local",
                         help="with dynamodb-local (default), its recorded deviations are not reported")
     parser.add_argument("--explain", type=int, default=-1, metavar="N",
                         help="before request N, print the item it names as each server holds it")
     parser.add_argument("--show", type=int, default=20, help="mismatches to print in full")
     args = parser.parse_args()
-    print("boto3 %s; seed %d; %d operations" % (boto3.__version__, args.seed, args.ops))
+    print("boto3 %s; seed %d; %d operations on the %s table" % (boto3.__version__, args.seed, args.ops, args.shape))
+    shape = SHAPES[args.shape]
 
     process = None
     endpoint = args.dynamod
@@ -232,18 +242,18 @@ def main():
     try:
         for api in (ours, reference):
             try:
-                api.delete_table(TableName=TABLE)
-                api.get_waiter("table_not_exists").wait(TableName=TABLE, WaiterConfig={"Delay": 0.2})
+                api.delete_table(TableName=shape.table)
+                api.get_waiter("table_not_exists").wait(TableName=shape.table, WaiterConfig={"Delay": 0.2})
             except ClientError:
                 pass
-            create_table(api)
-        requests = Requests(random.Random(args.seed))
+            create_table(shape, api)
+        requests = Requests(random.Random(args.seed), shape)
         mismatches = {}
         for number in range(args.ops):
             operation, request = requests.next()
             if number == args.explain:
-                explain(ours, reference, operation, request)
-            mismatch = compare(ours, reference, operation, request, args.reference_kind == "dynamodb-local")
+                explain(shape, ours, reference, operation, request)
+            mismatch = compare(shape, ours, reference, operation, request, args.reference_kind == "dynamodb-local")
             if mismatch:
                 kind, got, expected = mismatch
                 mismatches.setdefault(kind, []).append((number, request, got, expected))
@@ -266,27 +276,31 @@ def main():
 WRITES = ("put_item", "update_item", "delete_item", "batch_write_item", "transact_write_items")
 
 
-def compare(ours, reference, operation, request, local):
+def compare(shape, ours, reference, operation, request, local):
     """One request to both servers: None when they agree, else (kind, dynamod's, the reference's)."""
     writes = operation in WRITES
-    before = stored(ours, operation, request)["Items"] if writes else []
+    before = stored(shape, ours, operation, request)["Items"] if writes else []
     got, expected = answer(ours, operation, request), answer(reference, operation, request)
-    after = stored(ours, operation, request) if writes else None
-    theirs = stored(reference, operation, request) if writes else None
+    after = stored(shape, ours, operation, request) if writes else None
+    theirs = stored(shape, reference, operation, request) if writes else None
     if local:
-        forgive_local(operation, request, got, expected, before, after["Items"] if after else [])
+        forgive_local(shape, operation, request, got, expected, before, after["Items"] if after else [])
+        for put_together in (got, expected):
+            # Taking a deviation out can change an item's text, and so where it sorts.
+            if isinstance(put_together, dict) and "Pages" in put_together:
+                put_together["Items"].sort(key=item_order)
     if got == expected and writes:
         # The same answer, but are they the same items? (Writes that answer nothing can differ.)
         state = operation + " state"
         got, expected = copy.deepcopy(after), copy.deepcopy(theirs)
         if local:
-            forgive_local(state, request, got, expected, before, after["Items"])
+            forgive_local(shape, state, request, got, expected, before, after["Items"])
         operation = state
     refused = None
     if writes and after != theirs:
         # Reported or forgiven, the items differ: give dynamod the reference's, so that later
         # reads compare what they read, not this difference again.
-        refused = align(ours, reference, operation.split(" ")[0], request)
+        refused = align(shape, ours, reference, operation.split(" ")[0], request)
     if got == expected:
         return None
     if refused:

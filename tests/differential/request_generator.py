@@ -2,12 +2,19 @@
 meet each other (conditions meet the items they name, update expressions meet attributes of every
 type) and many are refused."""
 import base64
-import json
+import decimal
 
-TABLE = "differential"
-NAMES = ["a", "b", "s", "l", "m", "ss", "ns", "gpk", "gsk", "lsk"]
-PARTITIONS = ["p1", "p2", "p3"]
-SORT_KEYS = ["-1", "0", "1", "2.5", "10", "100", "1E3"]
+# Attribute names besides the key attributes: few, so that requests meet each other.
+PLAIN_NAMES = ["a", "b", "s", "l", "m", "ss", "ns"]
+
+
+def key_order(value):
+    """Where a key value sorts among others of its type: numbers by value, strings by their UTF-8
+    bytes, binaries by their bytes."""
+    kind, text = next(iter(value.items()))
+    if kind == "N":
+        return decimal.Decimal(text)
+    return text.encode() if kind == "S" else text
 
 
 class Values:
@@ -56,40 +63,42 @@ class Values:
             return {"BS": [base64.b64decode(x) for x in self.rng.sample(["AA==", "AAE=", "/w=="], self.rng.randint(1, 2))]}
         if kind == "L":
             return {"L": [self.value(depth + 1) for _ in range(self.rng.randint(0, 3))]}
-        return {"M": {self.rng.choice(NAMES): self.value(depth + 1) for _ in range(self.rng.randint(0, 3))}}
+        return {"M": {self.rng.choice(PLAIN_NAMES): self.value(depth + 1) for _ in range(self.rng.randint(0, 3))}}
 
 
 class Requests:
     """Random requests of each operation."""
 
-    def __init__(self, rng):
+    def __init__(self, rng, shape):
         self.rng = rng
+        self.shape = shape
+        self.table = shape.table
         self.values = Values(rng)
+        # The index key attributes are named in paths too: conditions and updates meet them.
+        self.names = PLAIN_NAMES + [name for name in shape.key_attributes() if name not in shape.key]
+
+    def pick(self, name):
+        return self.rng.choice(self.shape.pools[name])
 
     def key(self):
-        return {"pk": {"S": self.rng.choice(PARTITIONS)}, "sk": {"N": self.rng.choice(SORT_KEYS)}}
+        return {name: self.pick(name) for name in self.shape.key}
 
     def item(self):
         item = self.key()
-        for name in self.rng.sample(NAMES, self.rng.randint(0, 6)):
-            if name in ("gpk", "gsk"):
-                item[name] = {"S": self.rng.choice(["g1", "g2", "x"])}
-            elif name == "lsk":
-                item[name] = {"N": self.rng.choice(["1", "2", "3"])}
-            else:
-                item[name] = self.values.value()
+        for name in self.rng.sample(self.names, self.rng.randint(0, 6)):
+            item[name] = self.pick(name) if name in self.shape.pools else self.values.value()
         return item
 
     def path(self, names):
         """An attribute path with its #name placeholders."""
-        name = self.rng.choice(NAMES)
+        name = self.rng.choice(self.names)
         placeholder = "#" + name
         names[placeholder] = name
         roll = self.rng.random()
         if roll < 0.15:
             return placeholder + "[%d]" % self.rng.randint(0, 2)
         if roll < 0.3:
-            inner = self.rng.choice(NAMES)
+            inner = self.rng.choice(self.names)
             names["#" + inner] = inner
             return placeholder + ".#" + inner
         return placeholder
@@ -147,7 +156,7 @@ class Requests:
         return request
 
     def put(self):
-        request = {"TableName": TABLE, "Item": self.item(), "ReturnValues": self.rng.choice(["NONE", "ALL_OLD"]),
+        request = {"TableName": self.table, "Item": self.item(), "ReturnValues": self.rng.choice(["NONE", "ALL_OLD"]),
                    "ReturnItemCollectionMetrics": self.rng.choice(["NONE", "SIZE"])}
         if self.rng.random() < 0.3:
             request["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD"
@@ -181,7 +190,7 @@ class Requests:
             kind, text = self.update_clause(names, values)
             clauses.setdefault(kind, []).append(text)
         expression = " ".join(kind + " " + ", ".join(texts) for kind, texts in clauses.items())
-        request = {"TableName": TABLE, "Key": self.key(), "UpdateExpression": expression,
+        request = {"TableName": self.table, "Key": self.key(), "UpdateExpression": expression,
                    "ExpressionAttributeNames": names,
                    "ReturnValues": self.rng.choice(["NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"]),
                    "ReturnItemCollectionMetrics": self.rng.choice(["NONE", "SIZE"])}
@@ -190,7 +199,7 @@ class Requests:
         return "update_item", self.billing(self.with_condition(request))
 
     def delete(self):
-        request = {"TableName": TABLE, "Key": self.key(), "ReturnValues": self.rng.choice(["NONE", "ALL_OLD"])}
+        request = {"TableName": self.table, "Key": self.key(), "ReturnValues": self.rng.choice(["NONE", "ALL_OLD"])}
         return "delete_item", self.billing(self.with_condition(request, chance=0.5))
 
     def projection(self, request):
@@ -201,46 +210,44 @@ class Requests:
         return request
 
     def get(self):
-        request = {"TableName": TABLE, "Key": self.key(), "ConsistentRead": self.rng.random() < 0.5}
+        request = {"TableName": self.table, "Key": self.key(), "ConsistentRead": self.rng.random() < 0.5}
         return "get_item", self.billing(self.projection(request))
 
     def query(self):
-        index = self.rng.choice([None, None, "gsi", "lsi"])
-        values = {}
-        if index == "gsi":
-            condition = "gpk = :pk"
-            values[":pk"] = {"S": self.rng.choice(["g1", "g2", "x"])}
-            sort_name, sort_values = "gsk", [{"S": v} for v in ["g1", "g2", "x", "g"]]
-        else:
-            condition = "pk = :pk"
-            values[":pk"] = {"S": self.rng.choice(PARTITIONS)}
-            if index == "lsi":
-                sort_name, sort_values = "lsk", [{"N": v} for v in ["1", "2", "3", "0"]]
-            else:
-                sort_name, sort_values = "sk", [{"N": v} for v in SORT_KEYS]
+        index = self.rng.choice([None, None] + list(self.shape.indexes))
+        keys = index.keys if index else self.shape.key
+        values = {":pk": self.pick(keys[0])}
+        condition = "%s = :pk" % keys[0]
         roll = self.rng.random()
-        if roll < 0.5:
-            values[":a"] = self.rng.choice(sort_values)
+        if len(keys) < 2:
+            pass
+        elif roll < 0.5:
+            values[":a"] = self.pick(keys[1])
             operator = self.rng.choice(["=", "<", "<=", ">", ">="])
-            condition += " AND %s %s :a" % (sort_name, operator)
+            condition += " AND %s %s :a" % (keys[1], operator)
         elif roll < 0.7:
-            values[":a"], values[":b"] = sorted(self.rng.sample(sort_values, 2), key=lambda v: json.dumps(v))
-            condition += " AND %s BETWEEN :a AND :b" % sort_name
-        elif roll < 0.8 and sort_name == "gsk":
-            values[":a"] = {"S": self.rng.choice(["g", "x", ""])}
-            condition += " AND begins_with(%s, :a)" % sort_name
-        request = {"TableName": TABLE, "KeyConditionExpression": condition, "ExpressionAttributeValues": values,
+            # In key order, and now and then the other way round (refused).
+            bounds = sorted(self.rng.sample(self.shape.pools[keys[1]], 2), key=key_order)
+            values[":a"], values[":b"] = bounds if self.rng.random() < 0.9 else bounds[::-1]
+            condition += " AND %s BETWEEN :a AND :b" % keys[1]
+        elif roll < 0.85 and self.shape.types[keys[1]] in "SB":
+            # A prefix of a value the key takes, or the empty prefix (refused).
+            whole = next(iter(self.pick(keys[1]).items()))
+            values[":a"] = {whole[0]: whole[1][:self.rng.randint(0, 2)]}
+            condition += " AND begins_with(%s, :a)" % keys[1]
+        request = {"TableName": self.table, "KeyConditionExpression": condition, "ExpressionAttributeValues": values,
                    "ScanIndexForward": self.rng.random() < 0.5}
         if index:
-            request["IndexName"] = index
-        else:
+            request["IndexName"] = index.name
+        if not index or not index.local and self.rng.random() < 0.05 or index.local and self.rng.random() < 0.5:
+            # (A GSI refuses strongly consistent reads.)
             request["ConsistentRead"] = self.rng.random() < 0.5
-            if self.rng.random() < 0.5:
-                request["Limit"] = self.rng.randint(1, 4)
+        if self.rng.random() < 0.4:
+            request["Limit"] = self.rng.randint(1, 4)
         return "query", self.read_output(request, filter_chance=0.3)
 
     def scan(self):
-        request = {"TableName": TABLE, "ConsistentRead": self.rng.random() < 0.5}
+        request = {"TableName": self.table, "ConsistentRead": self.rng.random() < 0.5}
         return "scan", self.read_output(request, filter_chance=0.7)
 
     def read_output(self, request, filter_chance):
@@ -255,14 +262,14 @@ class Requests:
     def batch_write(self):
         requests = [{"PutRequest": {"Item": self.item()}} if self.rng.random() < 0.7
                     else {"DeleteRequest": {"Key": self.key()}} for _ in range(self.rng.randint(1, 4))]
-        request = {"RequestItems": {TABLE: requests},
+        request = {"RequestItems": {self.table: requests},
                    "ReturnItemCollectionMetrics": self.rng.choice(["NONE", "SIZE"])}
         return "batch_write_item", self.billing(request)
 
     def batch_get(self):
         keys = {"Keys": [self.key() for _ in range(self.rng.randint(1, 4))],
                 "ConsistentRead": self.rng.random() < 0.5}
-        return "batch_get_item", self.billing({"RequestItems": {TABLE: self.projection(keys)}})
+        return "batch_get_item", self.billing({"RequestItems": {self.table: self.projection(keys)}})
 
     # The members a transaction's action takes from the single-item request it is drawn from.
     ACTION_MEMBERS = ("TableName", "Key", "Item", "UpdateExpression", "ConditionExpression",
@@ -299,7 +306,7 @@ class Requests:
     def legacy_conditions(self, exists_allowed):
         conditions = {}
         for _ in range(self.rng.randint(1, 2)):
-            name = self.rng.choice(NAMES)
+            name = self.rng.choice(self.names)
             roll = self.rng.random()
             if exists_allowed and roll < 0.2:
                 conditions[name] = {"Exists": False}
@@ -321,19 +328,19 @@ class Requests:
         return request
 
     def legacy_put(self):
-        request = {"TableName": TABLE, "Item": self.item(), "ReturnValues": self.rng.choice(["NONE", "ALL_OLD"])}
+        request = {"TableName": self.table, "Item": self.item(), "ReturnValues": self.rng.choice(["NONE", "ALL_OLD"])}
         return "put_item", self.billing(self.with_legacy_conditions(request, "Expected"))
 
     def legacy_update(self):
         updates = {}
-        for name in self.rng.sample(NAMES, self.rng.randint(1, 3)):
+        for name in self.rng.sample(self.names, self.rng.randint(1, 3)):
             action = self.rng.choice(["PUT", "PUT", "ADD", "DELETE"])
             update = {"Action": action}
             if action != "DELETE" or self.rng.random() < 0.5:
                 update["Value"] = self.rng.choice([self.values.value(), {"N": self.values.number()},
                                                    {"SS": ["a", "q"]}])
             updates[name] = update
-        request = {"TableName": TABLE, "Key": self.key(), "AttributeUpdates": updates,
+        request = {"TableName": self.table, "Key": self.key(), "AttributeUpdates": updates,
                    "ReturnValues": self.rng.choice(["NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"])}
         if self.rng.random() < 0.3:
             self.with_legacy_conditions(request, "Expected")
@@ -341,18 +348,20 @@ class Requests:
 
     def legacy_read(self):
         operation = self.rng.choice(["get_item", "query", "scan"])
-        request = {"TableName": TABLE}
+        request = {"TableName": self.table}
         if self.rng.random() < 0.5:
-            request["AttributesToGet"] = self.rng.sample(NAMES + ["pk", "sk"], self.rng.randint(1, 3))
+            request["AttributesToGet"] = self.rng.sample(self.names + list(self.shape.key), self.rng.randint(1, 3))
         if operation == "get_item":
             request["Key"] = self.key()
         elif operation == "query":
-            conditions = {"pk": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": self.rng.choice(PARTITIONS)}]}}
-            if self.rng.random() < 0.5:
+            hash_name = self.shape.key[0]
+            conditions = {hash_name: {"ComparisonOperator": "EQ", "AttributeValueList": [self.pick(hash_name)]}}
+            if len(self.shape.key) > 1 and self.rng.random() < 0.5:
+                sort_name = self.shape.key[1]
                 operator = self.rng.choice(["EQ", "LE", "LT", "GE", "GT", "BETWEEN", "BEGINS_WITH"])
                 count = 2 if operator == "BETWEEN" else 1
-                values = sorted((self.rng.choice(SORT_KEYS) for _ in range(count)), key=float)
-                conditions["sk"] = {"ComparisonOperator": operator, "AttributeValueList": [{"N": v} for v in values]}
+                values = sorted((self.pick(sort_name) for _ in range(count)), key=key_order)
+                conditions[sort_name] = {"ComparisonOperator": operator, "AttributeValueList": values}
             request["KeyConditions"] = conditions
             if self.rng.random() < 0.4:
                 self.with_legacy_conditions(request, "QueryFilter", exists_allowed=False)
