@@ -206,13 +206,49 @@ std::string not_projected_in_service_order(const ReadParameters& r, const TableS
   return list;
 }
 
-// Select's rules, and what the index read holds (after the key condition and
-// the filter's keys: the service names their errors first).
+bool reads_global_index(const TableSchema& table, const ReadSpec& spec) {
+  return spec.index != nullptr && std::any_of(table.global_indexes.begin(), table.global_indexes.end(),
+                                              [&](const IndexSchema& i) { return &i == spec.index; });
+}
+
+// A GSI is read eventually consistent only. Checked once the index is known,
+// before anything else about the read (DynamoDB Local: before the key
+// condition, the filter, ExclusiveStartKey and Select).
+void check_consistent_read(const ReadParameters& r, const TableSchema& table, const ReadSpec& spec) {
+  if (r.consistent_read && reads_global_index(table, spec)) {
+    throw ApiError::validation("Consistent reads are not supported on global secondary indexes");
+  }
+}
+
+// Filter attributes an index does not hold, sorted by name (as the service
+// lists them).
+void check_filter_projected(const TableSchema& table, const ReadSpec& spec) {
+  PathList filter_paths;
+  collect_paths(spec.filter, filter_paths);
+  std::vector<std::string> missing;
+  for (const expr::Path* p : filter_paths) {
+    if (!table.projects(*spec.index, p->root()) &&
+        std::find(missing.begin(), missing.end(), p->root()) == missing.end()) {
+      missing.push_back(p->root());
+    }
+  }
+  if (missing.empty()) return;
+  std::sort(missing.begin(), missing.end());
+  std::string list;
+  for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+  throw ApiError::invalid_parameter("Secondary index " + spec.index->name +
+                                    " does not project one or more filter attributes: [" + list + "]");
+}
+
+// What the index read holds, and Select's rules, in the order the service
+// names their errors (after the key condition, the filter's keys and
+// ExclusiveStartKey): filter attributes the index lacks, Select against the
+// projection, attributes asked for that a GSI lacks.
 void check_select_and_projection(const ReadParameters& r, const TableSchema& table, ReadSpec& spec,
                                  const char* operation) {
-  bool global = spec.index != nullptr &&
-                std::any_of(table.global_indexes.begin(), table.global_indexes.end(),
-                            [&](const IndexSchema& i) { return &i == spec.index; });
+  const bool global = reads_global_index(table, spec);
+  const bool partial_index = spec.index != nullptr && spec.index->projection.type != ProjectionType::All;
+  if (partial_index) check_filter_projected(table, spec);
   bool has_projection = spec.projection.has_value();
   if (r.select) {
     switch (*r.select) {
@@ -223,13 +259,13 @@ void check_select_and_projection(const ReadParameters& r, const TableSchema& tab
         }
         break;
       case Select::AllProjectedAttributes:
-        if (spec.index == nullptr) {
-          throw ApiError::validation(std::string("ALL_PROJECTED_ATTRIBUTES can be used only when ") + operation +
-                                     " using an IndexName");
-        }
         if (has_projection) {
           throw ApiError::validation(std::string("Cannot specify the ") + projection_parameter(r) +
                                      " when choosing to get ALL_PROJECTED_ATTRIBUTES");
+        }
+        if (spec.index == nullptr) {
+          throw ApiError::validation(std::string("ALL_PROJECTED_ATTRIBUTES can be used only when ") + operation +
+                                     " using an IndexName");
         }
         break;
       case Select::Count:
@@ -243,7 +279,7 @@ void check_select_and_projection(const ReadParameters& r, const TableSchema& tab
           throw ApiError::validation(std::string("Cannot specify the ") + projection_parameter(r) +
                                      " when choosing to get ALL_ATTRIBUTES");
         }
-        if (global && spec.index->projection.type != ProjectionType::All) {
+        if (global && partial_index) {
           throw ApiError::invalid_parameter("Select type ALL_ATTRIBUTES is not supported for global secondary index " +
                                             spec.index->name + " because its projection type is not ALL");
         }
@@ -254,31 +290,7 @@ void check_select_and_projection(const ReadParameters& r, const TableSchema& tab
     spec.select = has_projection ? Select::SpecificAttributes
                                  : (spec.index != nullptr ? Select::AllProjectedAttributes : Select::AllAttributes);
   }
-  if (global && r.consistent_read) {
-    throw ApiError::validation("Consistent reads are not supported on global secondary indexes");
-  }
-  if (spec.index == nullptr || spec.index->projection.type == ProjectionType::All) return;
-  // Filter attributes the index does not hold, sorted by name (as the service
-  // lists them).
-  auto not_projected = [&](const PathList& paths) {
-    std::vector<std::string> missing;
-    for (const expr::Path* p : paths) {
-      if (!table.projects(*spec.index, p->root()) &&
-          std::find(missing.begin(), missing.end(), p->root()) == missing.end()) {
-        missing.push_back(p->root());
-      }
-    }
-    std::sort(missing.begin(), missing.end());
-    std::string list;
-    for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
-    return list;
-  };
-  PathList filter_paths;
-  collect_paths(spec.filter, filter_paths);
-  if (std::string missing = not_projected(filter_paths); !missing.empty()) {
-    throw ApiError::invalid_parameter("Secondary index " + spec.index->name +
-                                      " does not project one or more filter attributes: [" + missing + "]");
-  }
+  if (!partial_index) return;
   std::string missing = not_projected_in_service_order(r, table, spec);
   if (global && !missing.empty()) {
     throw ApiError::invalid_parameter("Global secondary index " + spec.index->name + " does not project [" + missing +
@@ -384,11 +396,11 @@ ReadSpec validate_query(const QueryRequest& request, const TableSchema& table) {
   spec.filter = std::move(parsed.filter);
   spec.projection = std::move(parsed.projection);
   find_target(r, table, spec, parsed.key_condition);
+  check_consistent_read(r, table, spec);
   const std::string_view index = spec.index != nullptr ? std::string_view(spec.index->name) : std::string_view();
   spec.key_condition = parsed.key_condition ? expr::extract_key_condition(*parsed.key_condition, spec.key, index)
                                             : expr::convert_key_conditions(*request.key_conditions, spec.key, index);
   check_filter_keys(spec.filter, spec.key, r.filter_expression ? "Filter Expression" : "QueryFilter");
-  check_select_and_projection(r, table, spec, "Querying");
   spec.limit = r.limit;
   spec.forward = request.scan_index_forward;
   spec.consistent = r.consistent_read;
@@ -408,6 +420,7 @@ ReadSpec validate_query(const QueryRequest& request, const TableSchema& table) {
     }
     spec.exclusive_start_key = start;
   }
+  check_select_and_projection(r, table, spec, "Querying");
   return spec;
 }
 
@@ -431,7 +444,7 @@ ReadSpec validate_scan(const ScanRequest& request, const TableSchema& table) {
   spec.filter = std::move(parsed.filter);
   spec.projection = std::move(parsed.projection);
   find_target(r, table, spec, std::nullopt);
-  check_select_and_projection(r, table, spec, "Querying");
+  check_consistent_read(r, table, spec);
   spec.limit = r.limit;
   spec.consistent = r.consistent_read;
   if (request.segment) {
@@ -442,6 +455,7 @@ ReadSpec validate_scan(const ScanRequest& request, const TableSchema& table) {
     check_start_key(*r.exclusive_start_key, table, spec);
     spec.exclusive_start_key = *r.exclusive_start_key;
   }
+  check_select_and_projection(r, table, spec, "Querying");
   return spec;
 }
 

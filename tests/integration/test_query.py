@@ -533,6 +533,46 @@ def test_select_errors(dynamodb, tables, kw, message):
                  either_envelope(message))
 
 
+# Of several errors in one read, the first in this order is named (DynamoDB Local; the service's
+# order is not documented): a strongly consistent read of a GSI, the key condition, the filter's
+# key attributes, ExclusiveStartKey, filter attributes the index lacks, Select against the
+# projection, attributes asked for that a GSI lacks.
+CONSISTENT_GSI = "Consistent reads are not supported on global secondary indexes"
+GSI_KC = {"KeyConditionExpression": "g = :g", "ExpressionAttributeValues": {":g": S("G")}, "IndexName": "gsi"}
+LSI_KC = {"KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": S("p")}, "IndexName": "lsi"}
+TABLE_KC = {"KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": S("p")}}
+
+
+@pytest.mark.parametrize("operation,kw,message", [
+    pytest.param("query", dict(GSI_KC, ConsistentRead=True, KeyConditionExpression="gs = :g"), CONSISTENT_GSI,
+                 id="consistent-before-key-condition"),
+    pytest.param("query", dict(GSI_KC, ConsistentRead=True, ExpressionAttributeValues={":g": S("G"), ":e": S("")},
+                               KeyConditionExpression="g = :g AND begins_with(gs, :e)"), CONSISTENT_GSI,
+                 id="consistent-before-empty-key"),
+    pytest.param("query", dict(GSI_KC, ConsistentRead=True, FilterExpression="gs = :g"), CONSISTENT_GSI,
+                 id="consistent-before-filter-key"),
+    pytest.param("query", dict(GSI_KC, ConsistentRead=True, Select="ALL_ATTRIBUTES"), CONSISTENT_GSI,
+                 id="consistent-before-select"),
+    pytest.param("scan", dict(IndexName="gsi", ConsistentRead=True, Select="ALL_ATTRIBUTES"), CONSISTENT_GSI,
+                 id="scan-consistent-before-select"),
+    pytest.param("query", dict(GSI_KC, Select="ALL_ATTRIBUTES", ExclusiveStartKey={"zz": S("a")}),
+                 "The provided starting key is invalid", id="start-key-before-select"),
+    pytest.param("query", dict(GSI_KC, FilterExpression="zz = :g", ExclusiveStartKey={"zz": S("a")}),
+                 "The provided starting key is invalid", id="start-key-before-unprojected-filter"),
+    pytest.param("query", dict(LSI_KC, Select="ALL_ATTRIBUTES", ProjectionExpression="a", FilterExpression="zz = :p"),
+                 INVALID + "Secondary index lsi does not project one or more filter attributes: [zz]",
+                 id="unprojected-filter-before-select"),
+    pytest.param("query", dict(TABLE_KC, Select="ALL_PROJECTED_ATTRIBUTES", ProjectionExpression="a"),
+                 "Cannot specify the ProjectionExpression when choosing to get ALL_PROJECTED_ATTRIBUTES",
+                 id="projection-before-index-for-all-projected"),
+    pytest.param("scan", dict(Select="ALL_PROJECTED_ATTRIBUTES", ProjectionExpression="a"),
+                 "Cannot specify the ProjectionExpression when choosing to get ALL_PROJECTED_ATTRIBUTES",
+                 id="scan-projection-before-index-for-all-projected"),
+])
+def test_read_error_order(dynamodb, tables, operation, kw, message):
+    expect_error(lambda: getattr(dynamodb, operation)(TableName=tables["qs"], **kw), VE, either_envelope(message))
+
+
 # ALL_ATTRIBUTES on a GSI whose projection is not ALL cannot be served.
 def test_select_all_attributes_on_keys_only_gsi(dynamodb, tables):
     expect_error(lambda: query(dynamodb, tables["qs"], "g = :g", {":g": S("G")}, IndexName="gsi",
