@@ -247,13 +247,36 @@ class Requests:
         return "query", self.read_output(request, filter_chance=0.3)
 
     def scan(self):
-        request = {"TableName": self.table, "ConsistentRead": self.rng.random() < 0.5}
+        request = {"TableName": self.table}
+        index = self.rng.choice([None, None] + list(self.shape.indexes))
+        if index:
+            request["IndexName"] = index.name
+        if not index or not index.local and self.rng.random() < 0.05 or index.local and self.rng.random() < 0.5:
+            request["ConsistentRead"] = self.rng.random() < 0.5
+        if self.rng.random() < 0.3:
+            request["Limit"] = self.rng.randint(1, 5)
+        if self.rng.random() < 0.1:
+            # Parallel scan parameters, mostly wrong: which items a valid segment holds is the
+            # server's own choice, so only segment 0 of 1 is asked for.
+            total = self.rng.choice([None, 0, 1, 1, 1, 1000001])
+            segment = self.rng.choice([None, -1, 0, 0, 0, 1, 2])
+            if total is not None:
+                request["TotalSegments"] = total
+            if segment is not None:
+                request["Segment"] = segment
         return "scan", self.read_output(request, filter_chance=0.7)
 
+    SELECTS = ["ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES", "SPECIFIC_ATTRIBUTES", "COUNT"]
+
     def read_output(self, request, filter_chance):
-        """What a Query or Scan returns: a count or a projection, a filter, the capacity."""
-        if self.rng.random() < 0.2:
+        """What a Query or Scan returns: a Select, a projection, a filter, the capacity."""
+        roll = self.rng.random()
+        if roll < 0.2:
             request["Select"] = "COUNT"
+        elif roll < 0.35:
+            request["Select"] = self.rng.choice(self.SELECTS)
+            if self.rng.random() < 0.3:
+                self.projection(request)
         else:
             self.projection(request)
         self.with_condition(request, key="FilterExpression", chance=filter_chance)
