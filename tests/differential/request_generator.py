@@ -214,7 +214,7 @@ class Requests:
         return "get_item", self.billing(self.projection(request))
 
     def query(self):
-        index = self.rng.choice([None, None] + list(self.shape.indexes))
+        index = self.index()
         keys = index.keys if index else self.shape.key
         values = {":pk": self.pick(keys[0])}
         condition = "%s = :pk" % keys[0]
@@ -237,6 +237,15 @@ class Requests:
             condition += " AND begins_with(%s, :a)" % keys[1]
         request = {"TableName": self.table, "KeyConditionExpression": condition, "ExpressionAttributeValues": values,
                    "ScanIndexForward": self.rng.random() < 0.5}
+        self.read_target(request, index)
+        return "query", self.read_output(request, filter_chance=0.3)
+
+    def index(self):
+        """The table (None) or one of its indexes."""
+        return self.rng.choice([None, None] + list(self.shape.indexes))
+
+    def read_target(self, request, index):
+        """What a Query or Scan reads: the index, the consistency, how many items a page."""
         if index:
             request["IndexName"] = index.name
         if not index or not index.local and self.rng.random() < 0.05 or index.local and self.rng.random() < 0.5:
@@ -244,17 +253,10 @@ class Requests:
             request["ConsistentRead"] = self.rng.random() < 0.5
         if self.rng.random() < 0.4:
             request["Limit"] = self.rng.randint(1, 4)
-        return "query", self.read_output(request, filter_chance=0.3)
 
     def scan(self):
         request = {"TableName": self.table}
-        index = self.rng.choice([None, None] + list(self.shape.indexes))
-        if index:
-            request["IndexName"] = index.name
-        if not index or not index.local and self.rng.random() < 0.05 or index.local and self.rng.random() < 0.5:
-            request["ConsistentRead"] = self.rng.random() < 0.5
-        if self.rng.random() < 0.3:
-            request["Limit"] = self.rng.randint(1, 5)
+        self.read_target(request, self.index())
         if self.rng.random() < 0.1:
             # Parallel scan parameters, mostly wrong: which items a valid segment holds is the
             # server's own choice, so only segment 0 of 1 is asked for.
