@@ -285,6 +285,7 @@ struct ActionRef {
   enum class Clause { Set, Remove, Add, Delete } clause;
   std::size_t index;
   const Path* path;
+  std::size_t rank = 0;  // where check_order puts it, highest first
 };
 
 // The actions in the order the service checks them when several fail
@@ -292,9 +293,9 @@ struct ActionRef {
 // agree, 2026-11-30, tests/unit/expr/update_test.cpp): by the attribute each
 // one starts at, in the buckets of a java.util.HashMap (16 for up to 12
 // attributes), from the last but one down to bucket 0 and then the last;
-// within a bucket from the last action
-// put in, the SET actions having been put in before the others. That is what
-// the probes fit, not a known data structure.
+// within a bucket from the last action put in, the SET actions having been
+// put in before the others. That is what the probes fit, not a known data
+// structure.
 std::vector<ActionRef> check_order(const UpdateActions& u) {
   std::vector<ActionRef> order;
   order.reserve(u.set.size() + u.remove.size() + u.add.size() + u.del.size());
@@ -309,12 +310,9 @@ std::vector<ActionRef> check_order(const UpdateActions& u) {
   }
   const std::size_t count = roots.size();
   const std::size_t capacity = java_hash_capacity(count);
-  auto bucket = [count, capacity](const ActionRef& a) {
-    return (java_hash_bucket(a.path->root(), count) + 1) % capacity;
-  };
+  for (ActionRef& a : order) a.rank = (java_hash_bucket(a.path->root(), count) + 1) % capacity;
   std::reverse(order.begin(), order.end());
-  std::stable_sort(order.begin(), order.end(),
-                   [&bucket](const ActionRef& a, const ActionRef& b) { return bucket(a) > bucket(b); });
+  std::stable_sort(order.begin(), order.end(), [](const ActionRef& a, const ActionRef& b) { return a.rank > b.rank; });
   return order;
 }
 
