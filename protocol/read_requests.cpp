@@ -156,10 +156,8 @@ const char* projection_parameter(const ReadParameters& r) {
   return r.projection_expression ? "ProjectionExpression" : "AttributesToGet";
 }
 
-// The index read, if any, and the key being read; then no expression may read
-// into a key attribute (the key condition's paths count: `key_condition`).
-void find_target(const ReadParameters& r, const TableSchema& table, ReadSpec& spec,
-                 const std::optional<expr::Condition>& key_condition) {
+// The index read, if any, and the key being read.
+void find_target(const ReadParameters& r, const TableSchema& table, ReadSpec& spec) {
   if (r.index_name) {
     spec.index = table.find_index(*r.index_name);
     if (spec.index == nullptr || spec.index->status == IndexStatus::Deleting) {
@@ -172,7 +170,13 @@ void find_target(const ReadParameters& r, const TableSchema& table, ReadSpec& sp
   } else {
     spec.key = table.key;
   }
-  // One expression after the other, in the order the service reads them.
+}
+
+// No expression may read into a key attribute (the key condition's paths
+// count: `key_condition`); one expression after the other, in the order the
+// service reads them.
+void check_key_paths(const TableSchema& table, const ReadSpec& spec,
+                     const std::optional<expr::Condition>& key_condition) {
   check_read_key_paths(table, spec.filter);
   check_read_key_paths(table, spec.projection);
   if (key_condition) check_read_key_paths(table, *key_condition);
@@ -240,15 +244,14 @@ void check_filter_projected(const TableSchema& table, const ReadSpec& spec) {
                                     " does not project one or more filter attributes: [" + list + "]");
 }
 
-// What the index read holds, and Select's rules, in the order the service
-// names their errors (after the key condition, the filter's keys and
-// ExclusiveStartKey): filter attributes the index lacks, Select against the
-// projection, attributes asked for that a GSI lacks.
-void check_select_and_projection(const ReadParameters& r, const TableSchema& table, ReadSpec& spec,
-                                 const char* operation) {
+bool reads_partial_index(const ReadSpec& spec) {
+  return spec.index != nullptr && spec.index->projection.type != ProjectionType::All;
+}
+
+// Select's rules, against the projection asked for and the index read.
+void apply_select(const ReadParameters& r, const TableSchema& table, ReadSpec& spec, const char* operation) {
   const bool global = reads_global_index(table, spec);
-  const bool partial_index = spec.index != nullptr && spec.index->projection.type != ProjectionType::All;
-  if (partial_index) check_filter_projected(table, spec);
+  const bool partial_index = reads_partial_index(spec);
   bool has_projection = spec.projection.has_value();
   if (r.select) {
     switch (*r.select) {
@@ -290,7 +293,13 @@ void check_select_and_projection(const ReadParameters& r, const TableSchema& tab
     spec.select = has_projection ? Select::SpecificAttributes
                                  : (spec.index != nullptr ? Select::AllProjectedAttributes : Select::AllAttributes);
   }
-  if (!partial_index) return;
+}
+
+// What a partial index cannot serve: attributes asked for that a GSI lacks
+// (refused), or that an LSI lacks (fetched from the table).
+void check_index_projection(const ReadParameters& r, const TableSchema& table, ReadSpec& spec) {
+  if (!reads_partial_index(spec)) return;
+  const bool global = reads_global_index(table, spec);
   std::string missing = not_projected_in_service_order(r, table, spec);
   if (global && !missing.empty()) {
     throw ApiError::invalid_parameter("Global secondary index " + spec.index->name + " does not project [" + missing +
@@ -395,7 +404,8 @@ ReadSpec validate_query(const QueryRequest& request, const TableSchema& table) {
   ReadSpec spec;
   spec.filter = std::move(parsed.filter);
   spec.projection = std::move(parsed.projection);
-  find_target(r, table, spec, parsed.key_condition);
+  find_target(r, table, spec);
+  check_key_paths(table, spec, parsed.key_condition);
   check_consistent_read(r, table, spec);
   const std::string_view index = spec.index != nullptr ? std::string_view(spec.index->name) : std::string_view();
   spec.key_condition = parsed.key_condition ? expr::extract_key_condition(*parsed.key_condition, spec.key, index)
@@ -420,7 +430,12 @@ ReadSpec validate_query(const QueryRequest& request, const TableSchema& table) {
     }
     spec.exclusive_start_key = start;
   }
-  check_select_and_projection(r, table, spec, "Querying");
+  // The index's projection, after the key condition, the filter's keys and
+  // ExclusiveStartKey (DynamoDB Local): filter attributes the index lacks,
+  // Select, attributes asked for that a GSI lacks.
+  if (reads_partial_index(spec)) check_filter_projected(table, spec);
+  apply_select(r, table, spec, "Querying");
+  check_index_projection(r, table, spec);
   return spec;
 }
 
@@ -443,7 +458,8 @@ ReadSpec validate_scan(const ScanRequest& request, const TableSchema& table) {
   ReadSpec spec;
   spec.filter = std::move(parsed.filter);
   spec.projection = std::move(parsed.projection);
-  find_target(r, table, spec, std::nullopt);
+  // A Scan checks Select before the key paths, unlike a Query (DynamoDB Local).
+  find_target(r, table, spec);
   check_consistent_read(r, table, spec);
   spec.limit = r.limit;
   spec.consistent = r.consistent_read;
@@ -455,7 +471,10 @@ ReadSpec validate_scan(const ScanRequest& request, const TableSchema& table) {
     check_start_key(*r.exclusive_start_key, table, spec);
     spec.exclusive_start_key = *r.exclusive_start_key;
   }
-  check_select_and_projection(r, table, spec, "Querying");
+  apply_select(r, table, spec, "Querying");
+  check_key_paths(table, spec, std::nullopt);
+  if (reads_partial_index(spec)) check_filter_projected(table, spec);
+  check_index_projection(r, table, spec);
   return spec;
 }
 

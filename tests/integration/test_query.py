@@ -568,6 +568,23 @@ TABLE_KC = {"KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {"
     pytest.param("scan", dict(Select="ALL_PROJECTED_ATTRIBUTES", ProjectionExpression="a"),
                  "Cannot specify the ProjectionExpression when choosing to get ALL_PROJECTED_ATTRIBUTES",
                  id="scan-projection-before-index-for-all-projected"),
+    # A Scan checks Select before the key paths; a Query after them.
+    pytest.param("scan", dict(Select="SPECIFIC_ATTRIBUTES", FilterExpression="g.x = :g",
+                              ExpressionAttributeValues={":g": S("G")}),
+                 "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES",
+                 id="scan-select-before-key-path"),
+    pytest.param("scan", dict(Select="COUNT", ProjectionExpression="g.x"),
+                 "Cannot specify the ProjectionExpression when choosing to get only the Count",
+                 id="scan-count-before-key-path"),
+    pytest.param("scan", dict(IndexName="gsi", Select="ALL_ATTRIBUTES", FilterExpression="pk.x = :g",
+                              ExpressionAttributeValues={":g": S("G")}),
+                 INVALID + "Select type ALL_ATTRIBUTES is not supported for global secondary index gsi because its "
+                 "projection type is not ALL", id="scan-all-attributes-before-key-path"),
+    pytest.param("scan", dict(IndexName="gsi", Select="ALL_ATTRIBUTES", ExclusiveStartKey={"zz": S("a")}),
+                 "The provided starting key is invalid", id="scan-start-key-before-select"),
+    pytest.param("query", dict(TABLE_KC, Select="SPECIFIC_ATTRIBUTES", FilterExpression="g.x = :p"),
+                 "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: "
+                 "IndexKey: g", id="query-key-path-before-select"),
 ])
 def test_read_error_order(dynamodb, tables, operation, kw, message):
     expect_error(lambda: getattr(dynamodb, operation)(TableName=tables["qs"], **kw), VE, either_envelope(message))
