@@ -263,7 +263,8 @@ PlannedWrite plan_update_item(WriteContext& ctx, const PreparedUpdate& update, C
   const PrimaryKey& key = w.location.key;
   item.set(table.schema.key.partition.name, key.partition);
   if (table.schema.key.sort) item.set(table.schema.key.sort->name, *key.sort);
-  indexes::check_index_keys(table.schema, item, true);
+  // AttributeUpdates word an empty index key as an item would (DynamoDB Local).
+  indexes::check_index_keys(table.schema, item, !actions.legacy);
   std::uint64_t size = metering::item_size(item);
   if (size > kMaxItemSize) throw ApiError::validation(kUpdateTooLarge);
   result.consumed.table_write_units = metering::write_units(std::max(old.size, size), transactional);
