@@ -4,8 +4,8 @@
 # free port, runs one pass per seed, stops it. Any mismatch fails the run; see the tool's help
 # for what to do with one. Not part of `make test`: it needs Java and DynamoDB Local.
 #
-# Environment: SEEDS="1 2 3" OPS=1500 DDB_LOCAL=<shared>/tools/dynamodb-local; arguments go to
-# the tool (e.g. --show 5).
+# Environment: SEEDS="1 2 3" OPS=1500 WORKLOAD=json|partiql|both (default json)
+# DDB_LOCAL=<shared>/tools/dynamodb-local; arguments go to the tool (e.g. --show 5).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh test || exit 1
@@ -25,6 +25,6 @@ status=0
 for seed in ${SEEDS:-1 2 3}; do
   echo "== seed $seed"
   "$python" tests/differential/differential.py --reference "http://127.0.0.1:$port" --seed "$seed" \
-    --ops "${OPS:-1500}" "$@" || status=1
+    --ops "${OPS:-1500}" --workload "${WORKLOAD:-json}" "$@" || status=1
 done
 exit "$status"

@@ -4,16 +4,21 @@ Local, or the service), comparing every answer and, after each write, the items 
 
     tests/differential/differential.py --reference http://127.0.0.1:8100 [--seed N] [--ops N]
                                        [--explain N] [--reference-kind dynamodb-local|aws]
+                                       [--workload json|partiql|both]
 
 It starts its own in-memory dynamod (build/dynamod, or --dynamod-bin) unless --dynamod URL is
 given. A run creates one table (string partition key, number sort key, a GSI on two keys and
 an LSI) on both servers and sends PutItem, UpdateItem and DeleteItem with random conditions and
 return values, GetItem with projections, Query on the table and both indexes (every page), Scan
 with filters, BatchWriteItem, BatchGetItem, TransactWriteItems and TransactGetItems
-(request_generator.py).
+(request_generator.py). With --workload partiql (or both, mixed) it sends PartiQL instead:
+ExecuteStatement (SELECT on the table and its indexes, every page; INSERT, UPDATE, DELETE),
+BatchExecuteStatement and ExecuteTransaction (partiql_generator.py); after one that may write it
+compares the whole table, read by a consistent Scan.
 
 An answer is the response without request ids, or the error's type and message. Set members are
-sorted, and the items of a Scan or an index Query (whose keys may tie) are put in one order.
+sorted, and the items of a Scan or an index Query (whose keys may tie) are put in one order, as
+are those of a SELECT that is not a Query of the table; a NextToken counts only as present.
 DynamoDB Local's recorded deviations are taken out of both answers (local_deviations.py; not
 with --reference-kind aws). When a write leaves the two items different, dynamod is given the
 reference's item, so that the difference is reported once. --explain N prints, before request
@@ -40,9 +45,13 @@ from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from local_deviations import forgive_local
+from partiql_generator import PartiqlRequests, unordered as partiql_unordered
 from request_generator import TABLE, Requests
 
 REPO = Path(__file__).resolve().parents[2]
+PAGES = 100  # at most, so that a server that always answers a NextToken ends
+PARTIQL = ("execute_statement", "batch_execute_statement", "execute_transaction")
+WORKLOADS = {"json": [Requests], "partiql": [PartiqlRequests], "both": [Requests, PartiqlRequests]}
 
 
 def client(endpoint):
@@ -70,7 +79,7 @@ def answer(api, operation, request):
     """Every page of the operation's answer, or its error."""
     pages = []
     request = dict(request)
-    while True:
+    for _ in range(PAGES):
         try:
             page = getattr(api, operation)(**request)
         except ClientError as error:
@@ -81,6 +90,10 @@ def answer(api, operation, request):
             break
         page.pop("ResponseMetadata", None)
         pages.append(page)
+        if operation == "execute_statement" and "NextToken" in page:
+            # A NextToken is the server's own opaque text: compare that there is one.
+            request["NextToken"], page["NextToken"] = page["NextToken"], "<token>"
+            continue
         if operation not in ("query", "scan") or "LastEvaluatedKey" not in page:
             break
         request["ExclusiveStartKey"] = page["LastEvaluatedKey"]
@@ -89,7 +102,8 @@ def answer(api, operation, request):
         # A batch's answer holds the items it read in no particular order.
         for table, items in page.get("Responses", {}).items() if isinstance(page.get("Responses"), dict) else []:
             page["Responses"][table] = sorted(items, key=lambda item: json.dumps(item, sort_keys=True, default=str))
-    unordered = operation == "scan" or (operation == "query" and "IndexName" in request)
+    unordered = (operation == "scan" or (operation == "query" and "IndexName" in request)
+                 or (operation == "execute_statement" and partiql_unordered(request["Statement"])))
     if unordered and "error" not in pages[-1]:
         # Index keys may tie, and a Scan's order is the server's own: compare what was read.
         items = sorted((item for page in pages for item in page.get("Items", [])),
@@ -133,16 +147,22 @@ def explain(ours, reference, operation, request):
 
 
 def stored(api, operation, request):
-    """The items a request names, as the server now holds them."""
+    """The items a request names, as the server now holds them; for PartiQL, whose keys may be
+    in literals, parameters or nowhere, the whole table (at most 21 items), which also shows a
+    write that lands on another key than the one meant."""
+    if operation in PARTIQL:
+        items = [item for page in api.get_paginator("scan").paginate(TableName=TABLE, ConsistentRead=True)
+                 for item in page["Items"]]
+        return {"Items": sorted(canonical(items), key=lambda item: json.dumps(item_key(item), sort_keys=True))}
     return {"Items": [canonical(api.get_item(TableName=TABLE, Key=key, ConsistentRead=True).get("Item"))
                       for key in request_keys(operation, request)]}
 
 
-def align(ours, reference, operation, request):
+def align(ours, reference, keys):
     """After a write that went differently, give dynamod the reference's items, so that one
     difference is reported once rather than in every later read of them."""
     refused = []
-    for key in request_keys(operation, request):
+    for key in keys:
         item = reference.get_item(TableName=TABLE, Key=key, ConsistentRead=True).get("Item")
         try:
             if item is None:
@@ -221,8 +241,10 @@ def main():
     parser.add_argument("--explain", type=int, default=-1, metavar="N",
                         help="before request N, print the item it names as each server holds it")
     parser.add_argument("--show", type=int, default=20, help="mismatches to print in full")
+    parser.add_argument("--workload", choices=sorted(WORKLOADS), default="json",
+                        help="the JSON API's operations (default), PartiQL's, or both mixed")
     args = parser.parse_args()
-    print("boto3 %s; seed %d; %d operations" % (boto3.__version__, args.seed, args.ops))
+    print("boto3 %s; seed %d; %d operations; workload %s" % (boto3.__version__, args.seed, args.ops, args.workload))
 
     process = None
     endpoint = args.dynamod
@@ -237,10 +259,13 @@ def main():
             except ClientError:
                 pass
             create_table(api)
-        requests = Requests(random.Random(args.seed))
+        rng = random.Random(args.seed)
+        sources = [kind(rng) for kind in WORKLOADS[args.workload]]
         mismatches = {}
         for number in range(args.ops):
-            operation, request = requests.next()
+            # (One source draws nothing for the choice, so a seed's JSON run stays as it was.)
+            source = sources[0] if len(sources) == 1 else rng.choice(sources)
+            operation, request = source.next()
             if number == args.explain:
                 explain(ours, reference, operation, request)
             mismatch = compare(ours, reference, operation, request, args.reference_kind == "dynamodb-local")
@@ -266,9 +291,16 @@ def main():
 WRITES = ("put_item", "update_item", "delete_item", "batch_write_item", "transact_write_items")
 
 
+def is_write(operation, request):
+    """Whether the request may change items (a PartiQL read may be a bad write in disguise)."""
+    if operation in PARTIQL:
+        return not (operation == "execute_statement" and request["Statement"].lstrip().upper().startswith("SELECT"))
+    return operation in WRITES
+
+
 def compare(ours, reference, operation, request, local):
     """One request to both servers: None when they agree, else (kind, dynamod's, the reference's)."""
-    writes = operation in WRITES
+    writes = is_write(operation, request)
     before = stored(ours, operation, request)["Items"] if writes else []
     got, expected = answer(ours, operation, request), answer(reference, operation, request)
     after = stored(ours, operation, request) if writes else None
@@ -286,7 +318,12 @@ def compare(ours, reference, operation, request, local):
     if writes and after != theirs:
         # Reported or forgiven, the items differ: give dynamod the reference's, so that later
         # reads compare what they read, not this difference again.
-        refused = align(ours, reference, operation.split(" ")[0], request)
+        if operation.split(" ")[0] in PARTIQL:
+            keys = {json.dumps(item_key(item), sort_keys=True) for item in after["Items"] + theirs["Items"]}
+            keys = [json.loads(key) for key in sorted(keys)]
+        else:
+            keys = request_keys(operation.split(" ")[0], request)
+        refused = align(ours, reference, keys)
     if got == expected:
         return None
     if refused:

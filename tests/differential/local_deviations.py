@@ -3,6 +3,7 @@ before they are compared, so that a run shows new differences only. Each one has
 dynamodb_local_deviation in tests/integration that states the service's behaviour."""
 import decimal
 
+from local_deviations_partiql import forgive_partiql
 from request_generator import TABLE
 
 
@@ -41,6 +42,9 @@ def forgive_local(operation, request, ours, reference, before=(), after=()):
         if isinstance(answer, dict):
             return [answer]
         return [page for page in answer if "error" not in page]
+
+    if operation.split(" ")[0] in ("execute_statement", "batch_execute_statement", "execute_transaction"):
+        forgive_partiql(operation, request, ours, reference)
 
     for page in pages(ours):
         # It returns no ItemCollectionMetrics (test_lsi.py).
