@@ -5,7 +5,7 @@
 #include <charconv>
 #include <iterator>
 
-#include "protocol/utf8.h"
+#include "protocol/partiql/statement_checks.h"
 
 namespace dynamod::partiql {
 namespace {
@@ -81,6 +81,7 @@ class Parser {
       throw not_well_formed("Expected data manipulation");
     }
     if (peek().kind != TokenKind::End) throw not_well_formed("Unexpected token after expression");
+    check_parsed(out_);
     return std::move(out_);
   }
 
@@ -255,9 +256,8 @@ class Parser {
           actions.push_back(a);
         } while (accept(TokenKind::Comma));
       } else if (accept_keyword("REMOVE")) {
-        do {
-          actions.push_back(UpdateAction{path_node(), std::nullopt});
-        } while (accept(TokenKind::Comma));
+        // One path a REMOVE (PartiQL's grammar); SET takes a list.
+        actions.push_back(UpdateAction{path_node(), std::nullopt});
       } else {
         break;
       }
@@ -443,10 +443,6 @@ class Parser {
     return left;
   }
 
-  std::uint32_t characters(std::uint32_t begin, std::uint32_t end) const {
-    return static_cast<std::uint32_t>(code_points(text_.substr(begin, end - begin)));
-  }
-
   NodeId primary() {
     const Token& t = peek();
     switch (t.kind) {
@@ -463,10 +459,10 @@ class Parser {
       case TokenKind::Minus: {
         // A negative number literal: -7, -.73e1.
         if (peek(1).kind != TokenKind::Number) throw not_well_formed("Unexpected operator");
-        const Token& minus = take();
+        take();
         const Token& number = take();
-        Node n = make(NodeKind::Number, minus.pos);
-        n.pos.length = characters(minus.begin, number.end);
+        // Its position is the number's: the service points there (<<'a', -1>>).
+        Node n = make(NodeKind::Number, number.pos);
         n.text = "-" + number.value;
         return add(std::move(n));
       }

@@ -456,6 +456,32 @@ def test_select_empty_key_value(dynamodb, t, where, index, name):
                                    "attribute cannot contain an empty string value. Key: " + name))
 
 
+# The names a select list returns must be distinct; a nested path returns under its last
+# component, so `a` and `m.a` collide (DynamoDB Local; checked before the table is looked up).
+@pytest.mark.parametrize("projection,name", [("sk, pk, sk", "sk"), ("a, m.a", "a"), ("l[1], l[1]", "l[1]")],
+                         ids=["repeated", "last-component", "element"])
+def test_select_duplicate_identifiers(dynamodb, t, projection, name):
+    for table in (q(t.r), q(h.unique_name("missing"))):
+        expect_error(lambda: run(dynamodb, "SELECT %s FROM %s WHERE pk = 'a'" % (projection, table)),
+                     "ValidationException", "Duplicate identifiers in select clause: " + name)
+
+
+# A negative zero written as a decimal or float is refused wherever it stands, named by its place
+# in the value and its position; -0, an integer, is zero (DynamoDB Local; the docs are silent).
+@pytest.mark.parametrize("template,where,literal", [
+    ("INSERT INTO TBL VALUE {'pk': 'nz', 'sk': 1, 'a': -0.0}", "root", "0.0"),
+    ("INSERT INTO TBL VALUE {'pk': 'nz', 'sk': 1, 'a': {'b': [1, -0e0]}}", "root.b.1", "0e0"),
+    ("SELECT * FROM TBL WHERE pk = 'nz' AND a IN [1, -.0]", "root", ".0"),
+    ("UPDATE TBL SET a = list_append(a, [-0.00]) WHERE pk = 'nz' AND sk = 1", "root.0", "0.00"),
+], ids=["insert", "nested", "where", "update"])
+def test_negative_zero_literal(dynamodb, t, template, where, literal):
+    stmt = template.replace("TBL", q(t.r))
+    position = "1:%d:%d" % (stmt.rindex(literal) + 1, len(literal))
+    expect_error(lambda: run(dynamodb, stmt), "ValidationException",
+                 "Negative zero decimal is not supported under key %s at %s" % (where, position))
+    run(dynamodb, "INSERT INTO %s VALUE {'pk': '%s', 'sk': 1, 'z': -0}" % (q(t.r), uid("nz")))
+
+
 # ================================================================= UPDATE
 
 
@@ -522,6 +548,17 @@ def test_update_returning(dynamodb, t):
 def test_write_needs_full_key(dynamodb, t, stmt):
     stmt = stmt.replace(" H", " " + q(t.h)).replace(" R", " " + q(t.r))
     expect_error(lambda: run(dynamodb, stmt), "ValidationException", WHERE_KEYS)
+
+
+# A REMOVE takes one path (PartiQL's grammar; REMOVE a REMOVE b removes two); SET takes a list.
+def test_update_remove_takes_one_path(dynamodb, t):
+    k = uid("rm")
+    put(dynamodb, t.r, {"pk": S(k), "sk": N("1"), "a": N("1"), "b": N("2"), "c": N("3")})
+    exc = expect_error(lambda: run(dynamodb, "UPDATE %s REMOVE a, b WHERE pk = '%s' AND sk = 1" % (q(t.r), k)),
+                       "ValidationException")
+    assert h.error_of(exc)[1].startswith(NOT_WELL_FORMED)
+    run(dynamodb, "UPDATE %s REMOVE a REMOVE b SET c = 4, d = 5 WHERE pk = '%s' AND sk = 1" % (q(t.r), k))
+    assert get(dynamodb, t.r, {"pk": S(k), "sk": N("1")}) == {"pk": S(k), "sk": N("1"), "c": N("4"), "d": N("5")}
 
 
 # Key attributes cannot be SET (UpdateItem's wording).
