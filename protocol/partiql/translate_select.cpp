@@ -3,6 +3,7 @@
 // Scan), the other terms as the filter, ORDER BY, Limit and NextToken.
 #include <algorithm>
 
+#include "protocol/key_paths.h"
 #include "protocol/key_validation.h"
 #include "protocol/partiql/condition.h"
 #include "protocol/partiql/keys.h"
@@ -156,6 +157,9 @@ ReadPlan translate_select(const Statement& s, const Select& select, const TableS
   if (select.where) check_overlapping_branches(s, *select.where, spec.key, inputs.parameters);
   const std::vector<NodeId> filter_terms = key_condition(s, terms, inputs.parameters, spec);
   spec.filter = build_condition(s, filter_terms, inputs.parameters);
+  // No path may lead into a key attribute (the key condition's are whole).
+  check_read_key_paths(table, spec.filter);
+  check_read_key_paths(table, spec.projection);
   if (spec.index != nullptr && spec.index->projection.type != ProjectionType::All) {
     const std::vector<std::string> missing = not_projected(table, *spec.index, condition_paths(s, filter_terms));
     if (!missing.empty()) {

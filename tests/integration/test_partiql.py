@@ -482,6 +482,39 @@ def test_negative_zero_literal(dynamodb, t, template, where, literal):
     run(dynamodb, "INSERT INTO %s VALUE {'pk': '%s', 'sk': 1, 'z': -0}" % (q(t.r), uid("nz")))
 
 
+# BETWEEN bounds written in the statement (or given as parameters) must be of one type and in
+# order, as in a FilterExpression, without the expression's prefix (DynamoDB Local).
+@pytest.mark.parametrize("where,params,message", [
+    ("a BETWEEN 1 AND 'x'", None,
+     "The BETWEEN operator requires same data type for lower and upper bounds; lower bound operand: "
+     "AttributeValue: {N:1}, upper bound operand: AttributeValue: {S:x}"),
+    ("pk = 'b' AND sk BETWEEN 3 AND 1", None,
+     "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: "
+     "AttributeValue: {N:3}, upper bound operand: AttributeValue: {N:1}"),
+    ("NOT (a BETWEEN ? AND ?)", [S("b"), S("a")],
+     "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: "
+     "AttributeValue: {S:b}, upper bound operand: AttributeValue: {S:a}"),
+], ids=["types", "sort-key", "parameters"])
+def test_select_between_bounds(dynamodb, t, where, params, message):
+    kw = {"Parameters": params} if params else {}
+    expect_error(lambda: run(dynamodb, "SELECT * FROM %s WHERE %s" % (q(t.r), where), **kw),
+                 "ValidationException", message)
+
+
+# No path of a SELECT may lead into a key attribute of the table or of an index, in the WHERE
+# clause or the select list, whatever is read (the rule of the JSON API's expressions).
+@pytest.mark.parametrize("stmt,kind,name", [
+    ("SELECT * FROM TBL WHERE gpk[0] = 'x'", "IndexKey", "gpk"),
+    ("SELECT * FROM TBL WHERE pk = 'b' AND lsk.x = 1", "IndexKey", "lsk"),
+    ("SELECT gpk.a FROM TBL WHERE pk = 'b'", "IndexKey", "gpk"),
+    ("SELECT * FROM TBL WHERE pk.x = 'b'", "Key", "pk"),
+], ids=["scan-filter", "query-filter", "projection", "table-key"])
+def test_select_paths_into_keys(dynamodb, t, stmt, kind, name):
+    expect_error(lambda: run(dynamodb, stmt.replace("TBL", q(t.idx))), "ValidationException",
+                 "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: "
+                 "%s: %s" % (kind, name))
+
+
 # ================================================================= UPDATE
 
 

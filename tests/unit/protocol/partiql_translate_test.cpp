@@ -128,6 +128,15 @@ TEST_CASE("partiql translate: index reads") {
   ReadPlan l = select(R"(SELECT data FROM "t"."lsi" WHERE pk = 'p' AND l = 5)", t, Inputs{{}, true});
   CHECK(l.spec.key_condition->sort->name == "l");
   CHECK(l.spec.projection_names == std::vector<std::string>{"data"});
+
+  // No path into an index's key, in the filter or the select list, whatever is read.
+  const std::string into_key = "Key attributes must be scalars; list random access '[]' and map lookup '.' are not "
+                               "allowed: IndexKey: ";
+  CHECK(error_of([&] { select(R"(SELECT * FROM "t" WHERE g[0] = 'x')", t); }) == into_key + "g");
+  CHECK(error_of([&] { select(R"(SELECT l.x FROM "t"."lsi" WHERE pk = 'p')", t); }) == into_key + "l");
+  CHECK(error_of([&] { select(R"(SELECT * FROM "t" WHERE pk = 'p' AND sk BETWEEN 2 AND 1)", t); }) ==
+        "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: "
+        "AttributeValue: {N:2}, upper bound operand: AttributeValue: {N:1}");
 }
 
 TEST_CASE("partiql translate: WHERE functions and predicates evaluate as DynamoDB's") {
@@ -173,6 +182,15 @@ TEST_CASE("partiql translate: function and operand misuse") {
        "Attempting to store more than 38 significant digits in a Number under root"},
       {"a = [1, 1e-131]",
        "Number underflow. Attempting to store a number with magnitude smaller than supported range under root[1]"},
+      // BETWEEN bounds known from the statement: one type, in order (the sort key's too).
+      {"x BETWEEN 3 AND 'a'",
+       "The BETWEEN operator requires same data type for lower and upper bounds; lower bound operand: "
+       "AttributeValue: {N:3}, upper bound operand: AttributeValue: {S:a}"},
+      {"NOT (x BETWEEN 'b' AND 'a')",
+       "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: "
+       "AttributeValue: {S:b}, upper bound operand: AttributeValue: {S:a}"},
+      // No path into a key attribute, the table's or an index's.
+      {"pk.a = 1", "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: pk"},
   };
   for (const auto& [where, message] : cases) {
     CAPTURE(where);
