@@ -5,7 +5,6 @@
 #include <charconv>
 #include <iterator>
 
-#include "protocol/partiql/statement_checks.h"
 
 namespace dynamod::partiql {
 namespace {
@@ -81,7 +80,6 @@ class Parser {
       throw not_well_formed("Expected data manipulation");
     }
     if (peek().kind != TokenKind::End) throw not_well_formed("Unexpected token after expression");
-    check_parsed(out_);
     return std::move(out_);
   }
 

@@ -93,7 +93,6 @@ void check_numbers(const Statement& s) {
 
 void check_parsed(const Statement& s) {
   if (const auto* select = std::get_if<Select>(&s.body)) check_select_names(*select);
-  if (const auto* exists = std::get_if<Exists>(&s.body)) check_select_names(exists->select);
   check_numbers(s);
 }
 

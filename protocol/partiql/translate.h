@@ -4,7 +4,7 @@
 // partition key, else a Scan with the WHERE clause as its filter); INSERT,
 // UPDATE, DELETE and EXISTS become PutItem, UpdateItem, DeleteItem and
 // ConditionCheck requests with their expressions built as ASTs. Pure: the
-// caller resolves the table.
+// caller resolves the table, and has checked the statement (check_parsed).
 
 #include <cstdint>
 #include <optional>

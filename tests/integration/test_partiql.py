@@ -745,10 +745,14 @@ def test_batch_writes_and_member_errors(dynamodb, t):
 # Per-member error messages (pinned against the service).
 @dev("member messages differ: 'Only single item select is supported' and the statement echoed after the envelope")
 def test_batch_member_error_messages(dynamodb, t):
+    # An index is refused so before it is looked for, even with the table's key.
     resp = bes(dynamodb, ["SELECT * FROM %s WHERE a = 'x'" % q(t.h),
                           "SELECT * FROM %s WHERE pk = 'p' AND attribute_exists(x)" % q(t.h),
-                          'SELECT * FROM %s."gsi1" WHERE gpk = \'x\'' % q(t.idx)])
-    for r in resp[:3]:
+                          'SELECT * FROM %s."gsi1" WHERE gpk = \'x\'' % q(t.idx),
+                          'SELECT * FROM %s."nope" WHERE pk = \'p\' AND sk = \'s\'' % q(t.idx),
+                          {"Statement": 'SELECT * FROM %s."gsi1" WHERE pk = \'p\' AND sk = \'s\'' % q(t.idx),
+                           "ConsistentRead": True}])
+    for r in resp:
         assert r["Error"] == {"Code": "ValidationError", "Message": BATCH_SELECT_KEY}
         assert "TableName" not in r
     resp = bes(dynamodb, ["SLECT * FROM %s WHERE pk = 'a'" % q(t.h)])
@@ -911,9 +915,20 @@ def test_transaction_client_request_token(dynamodb, t):
      "Validation failed in TransactStatements[0]: EXISTS() must contain a single item read with additional condition"),
     (["UPDATE H SET a = 1 WHERE pk = 'same'", "UPDATE H SET b = 1 WHERE pk = 'same'"],
      "Transaction request cannot include multiple operations on one item"),
-], ids=["returning", "index-read", "select-non-key", "select-condition", "exists-no-condition", "same-item"])
+    # The checks made once a statement is parsed are part of each statement's validation, in
+    # order (DynamoDB Local).
+    (["SELECT a FROM H WHERE pk = 'p'", "SELECT a, a FROM H WHERE pk = 'q'"],
+     "Validation failed in TransactStatements[1]: Duplicate identifiers in select clause: a"),
+    (["UPDATE H SET a = 1 WHERE pk = 'p' RETURNING ALL OLD *", "UPDATE H SET a = -0.0 WHERE pk = 'q'"],
+     "Validation failed in TransactStatements[0]: RETURNING clause is not supported in ExecuteTransaction."),
+    (["UPDATE H SET a = 1 WHERE pk = 'p'", "UPDATE H SET a = -0.0 WHERE pk = 'q'"],
+     "Validation failed in TransactStatements[1]: Negative zero decimal is not supported under key root at 1:%d:3"),
+], ids=["returning", "index-read", "select-non-key", "select-condition", "exists-no-condition", "same-item",
+        "duplicate-identifiers", "returning-first", "negative-zero"])
 def test_transaction_validation(dynamodb, t, stmts, message):
     stmts = [s.replace("IDX", q(t.idx)).replace(" H ", " %s " % q(t.h)) for s in stmts]
+    if "%d" in message:  # the column of the last statement's 0.0
+        message = message % (stmts[-1].rindex("0.0") + 1)
     expect_error(lambda: et(dynamodb, stmts), "ValidationException", message)
 
 

@@ -7,6 +7,7 @@
 #include "protocol/expr/evaluate.h"
 #include "protocol/expr/update.h"
 #include "protocol/partiql/parser.h"
+#include "protocol/partiql/statement_checks.h"
 #include "protocol/partiql/translate.h"
 
 namespace dynamod::partiql {
@@ -34,13 +35,20 @@ TableSchema hash_table() {
   return t;
 }
 
-ReadPlan select(std::string_view text, const TableSchema& table, Inputs inputs = {}) {
+// As storage's prepare_statement: the statement checked once parsed, then translated.
+Statement checked(std::string_view text) {
   Statement s = parse(text);
+  check_parsed(s);
+  return s;
+}
+
+ReadPlan select(std::string_view text, const TableSchema& table, Inputs inputs = {}) {
+  Statement s = checked(text);
   return translate_select(s, std::get<Select>(s.body), table, inputs);
 }
 
 WritePlan write(std::string_view text, const TableSchema& table, Inputs inputs = {}) {
-  return translate_write(parse(text), table, inputs);
+  return translate_write(checked(text), table, inputs);
 }
 
 template <typename F>
