@@ -88,12 +88,11 @@ PreparedStatementBatch prepare_statement_batch(Store& store, const Scope& scope,
       // A batch reads tables only: an index is refused as the service refuses any read of more
       // or less than one item, before the index is looked for.
       if (parsed[i]->kind() == partiql::StatementKind::Select && parsed[i]->table().index) {
-        throw ApiError::validation(std::string(kBatchSelectKey));
+        throw ApiError::validation(std::string(partiql::kBatchSelectKey));
       }
       // ReturnValuesOnConditionCheckFailure is inert in a batch: no Item in a member's error.
-      partiql::Inputs inputs{r.parameters, r.consistent_read, std::nullopt, std::nullopt, false};
+      partiql::Inputs inputs{r.parameters, r.consistent_read, std::nullopt, std::nullopt, false, true};
       prepared = prepare_statement(store, scope, *parsed[i], inputs);
-      if (prepared->read && !prepared->read->key) throw ApiError::validation(std::string(kBatchSelectKey));
       key = stored_key_of(*prepared);
     } catch (ApiError& e) {
       m.error = std::move(e);

@@ -21,6 +21,8 @@ namespace dynamod::partiql {
 
 inline constexpr std::string_view kWhereKeys =
     "Where clause does not contain a mandatory equality on all key attributes";
+inline constexpr std::string_view kBatchSelectKey =
+    "Select statements within BatchExecuteStatement must specify the primary key in the where clause.";
 
 // What the request adds to a statement.
 struct Inputs {
@@ -29,6 +31,9 @@ struct Inputs {
   std::optional<std::int64_t> limit;
   std::optional<Item> start_key;  // from NextToken
   bool return_old_on_condition_failure = false;
+  // A batch's SELECT: an equality on each attribute of the table's primary key
+  // and nothing else (kBatchSelectKey), checked before the key's types.
+  bool one_item = false;
 };
 
 struct ReadPlan {

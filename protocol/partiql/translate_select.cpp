@@ -6,6 +6,7 @@
 #include "protocol/key_paths.h"
 #include "protocol/key_validation.h"
 #include "protocol/partiql/condition.h"
+#include "protocol/partiql/key_types.h"
 #include "protocol/partiql/keys.h"
 #include "protocol/partiql/translate.h"
 
@@ -155,6 +156,11 @@ ReadPlan translate_select(const Statement& s, const Select& select, const TableS
 
   const std::vector<NodeId> terms = and_terms(s, select.where);
   if (select.where) check_overlapping_branches(s, *select.where, spec.key, inputs.parameters);
+  if (inputs.one_item) {
+    auto key = split_key_terms(s, terms, table.key, inputs.parameters, false);
+    if (spec.index != nullptr || !key || !key->rest.empty()) fail(std::string(kBatchSelectKey));
+  }
+  check_query_key(s, terms, spec.key, inputs.parameters);
   const std::vector<NodeId> filter_terms = key_condition(s, terms, inputs.parameters, spec);
   spec.filter = build_condition(s, filter_terms, inputs.parameters);
   // No path may lead into a key attribute (the key condition's are whole).

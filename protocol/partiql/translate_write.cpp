@@ -8,6 +8,7 @@
 
 #include "protocol/expr/operand_messages.h"
 #include "protocol/partiql/condition.h"
+#include "protocol/partiql/key_types.h"
 #include "protocol/partiql/keys.h"
 #include "protocol/partiql/translate.h"
 
@@ -36,6 +37,7 @@ ReturnValues return_values(const std::optional<Returning>& r) {
 KeyTerms key_terms(const Statement& s, std::optional<NodeId> where, const TableSchema& table, const Inputs& inputs) {
   auto key = split_key_terms(s, and_terms(s, where), table.key, inputs.parameters, false);
   if (!key) fail(std::string(kWhereKeys));
+  check_named_key(key->key, table.key);
   return std::move(*key);
 }
 
@@ -171,6 +173,7 @@ WritePlan insert(const Statement& s, const Insert& ins, const TableSchema& table
   // A duplicate key is DuplicateItemException, which carries no item.
   put.write.return_values_on_condition_failure = false;
   put.item = insert_item(s, ins.value, inputs.parameters);
+  check_item_key(*put.item, table.key);
   WritePlan plan{std::move(put), {}};
   plan.expressions.condition = exists_condition(table.key.partition.name, false);
   return plan;
@@ -215,6 +218,7 @@ WritePlan check(const Statement& s, const Exists& e, const TableSchema& table, c
   if (e.select.from.index) fail("Reads on indices are not supported within transactions.");
   auto key = split_key_terms(s, and_terms(s, e.select.where), table.key, inputs.parameters, false);
   if (!key || key->rest.empty()) fail(message);
+  check_named_key(key->key, table.key);
   DeleteItemRequest request;
   request.write = write_parameters(table, inputs);
   request.key = std::move(key->key);

@@ -94,10 +94,29 @@ TEST_CASE("partiql translate: a partition-key equality is a Query, anything else
 
   for (const char* scan : {"SELECT * FROM t", "SELECT * FROM t WHERE a = 1", "SELECT * FROM t WHERE pk IN ['a', 'b']",
                            "SELECT * FROM t WHERE pk = 'a' OR pk = 'b'", "SELECT * FROM t WHERE pk > 'a'",
-                           "SELECT * FROM t WHERE pk = 1"}) {
+                           "SELECT * FROM t WHERE g = 1"}) {
     CAPTURE(scan);
     CHECK_FALSE(select(scan, t).spec.key_condition);
   }
+
+  // A partition-key equality makes a Query whatever its type: the key's constants must be of
+  // its types, the sort key's first.
+  const std::string wrong = "Key attribute's data type should match its data type in table's schema: Key ";
+  CHECK(error_of([&] { select("SELECT * FROM t WHERE pk = 1", t); }) == wrong + "pk");
+  CHECK(error_of([&] { select("SELECT * FROM t WHERE pk = 1 AND sk > 'x'", t); }) == wrong + "sk");
+  CHECK(error_of([&] { select("SELECT * FROM t WHERE begins_with(sk, 'a') AND pk = 'p'", t); }) == wrong + "sk");
+  CHECK(error_of([&] { select(R"(SELECT * FROM "t"."gsi" WHERE g = 1)", t); }) == wrong + "g");
+  CHECK(error_of([&] { select("SELECT * FROM t WHERE pk = 'a' AND sk IN [1, 'x']", t); }) == "");  // IN is a filter
+
+  // A batch's SELECT names one item of the table, and is refused so before its key's types.
+  Inputs one_item;
+  one_item.one_item = true;
+  for (const char* other : {"SELECT * FROM t WHERE pk = 1", "SELECT * FROM t WHERE pk = 'a' AND sk = 1 AND a = 2",
+                            R"(SELECT * FROM "t"."lsi" WHERE pk = 'a' AND sk = 1)"}) {
+    CAPTURE(other);
+    CHECK(error_of([&] { select(other, t, one_item); }) == kBatchSelectKey);
+  }
+  CHECK(error_of([&] { select("SELECT * FROM t WHERE sk = 1 AND pk = 2", t, one_item); }) == wrong + "pk");
 }
 
 TEST_CASE("partiql translate: ORDER BY, Limit and consistency") {
