@@ -85,13 +85,9 @@ PreparedStatementBatch prepare_statement_batch(Store& store, const Scope& scope,
       if (parsed[i]->kind() == partiql::StatementKind::Exists) {
         throw ApiError::validation(std::string(kExistsOutsideTransaction));
       }
-      // A batch reads tables only: an index is refused as the service refuses any read of more
-      // or less than one item, before the index is looked for.
-      if (parsed[i]->kind() == partiql::StatementKind::Select && parsed[i]->table().index) {
-        throw ApiError::validation(std::string(partiql::kBatchSelectKey));
-      }
       // ReturnValuesOnConditionCheckFailure is inert in a batch: no Item in a member's error.
-      partiql::Inputs inputs{r.parameters, r.consistent_read, std::nullopt, std::nullopt, false, true};
+      partiql::Inputs inputs{r.parameters, r.consistent_read, std::nullopt, std::nullopt, false,
+                             partiql::kBatchSelectKey};
       prepared = prepare_statement(store, scope, *parsed[i], inputs);
       key = stored_key_of(*prepared);
     } catch (ApiError& e) {

@@ -74,7 +74,8 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
     if (s.kind() == StatementKind::Select && s.table().index) {
       throw ApiError::validation(prefix(i) + "Reads on indices are not supported within transactions.");
     }
-    partiql::Inputs inputs{r.parameters, false, std::nullopt, std::nullopt, r.return_old_on_condition_failure};
+    partiql::Inputs inputs{r.parameters, false, std::nullopt, std::nullopt, r.return_old_on_condition_failure,
+                           partiql::kTransactionSelectKey};
     std::optional<PreparedStatement> prepared;
     try {
       prepared = prepare_statement(store, scope, s, inputs);
@@ -83,11 +84,6 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
       throw ApiError::validation(prefix(i) + e.message());
     }
     if (t.reads) {
-      if (!prepared->read->key) {
-        throw ApiError::validation(
-            prefix(i) +
-            "Select statements within ExecuteTransaction must specify the primary key in the where clause.");
-      }
       TransactGetAction get;
       get.table_name = prepared->table->schema.name;
       get.key = std::move(prepared->read->key);

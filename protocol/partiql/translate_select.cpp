@@ -147,7 +147,11 @@ void check_start_key(const Item& start, const TableSchema& table, const ReadSpec
 ReadPlan translate_select(const Statement& s, const Select& select, const TableSchema& table, const Inputs& inputs) {
   ReadPlan plan;
   ReadSpec& spec = plan.spec;
-  if (select.from.index) spec.index = index_named(table, *select.from.index);
+  if (select.from.index) {
+    // One item is read from the table, before any index is looked for.
+    if (inputs.one_item) fail(std::string(*inputs.one_item));
+    spec.index = index_named(table, *select.from.index);
+  }
   spec.key = spec.index != nullptr ? spec.index->key : table.key;
   if (spec.index != nullptr && table.is_global(*spec.index) && inputs.consistent_read) {
     fail("Strongly consistent read is not supported on Global Secondary Indexes");
@@ -157,8 +161,9 @@ ReadPlan translate_select(const Statement& s, const Select& select, const TableS
   const std::vector<NodeId> terms = and_terms(s, select.where);
   if (select.where) check_overlapping_branches(s, *select.where, spec.key, inputs.parameters);
   if (inputs.one_item) {
+    build_condition(s, terms, inputs.parameters);  // (for its errors)
     auto key = split_key_terms(s, terms, table.key, inputs.parameters, false);
-    if (spec.index != nullptr || !key || !key->rest.empty()) fail(std::string(kBatchSelectKey));
+    if (!key || !key->rest.empty()) fail(std::string(*inputs.one_item));
   }
   check_query_key(s, terms, spec.key, inputs.parameters);
   const std::vector<NodeId> filter_terms = key_condition(s, terms, inputs.parameters, spec);

@@ -34,11 +34,26 @@ ReturnValues return_values(const std::optional<Returning>& r) {
   return ReturnValues::None;
 }
 
-KeyTerms key_terms(const Statement& s, std::optional<NodeId> where, const TableSchema& table, const Inputs& inputs) {
-  auto key = split_key_terms(s, and_terms(s, where), table.key, inputs.parameters, false);
-  if (!key) fail(std::string(kWhereKeys));
-  check_named_key(key->key, table.key);
-  return std::move(*key);
+// The key an UPDATE or DELETE names, if its WHERE clause names one, and the
+// WHERE clause's other terms (all of them when it names none).
+struct Where {
+  std::optional<Item> key;
+  std::vector<NodeId> rest;
+};
+Where split_where(const Statement& s, std::optional<NodeId> where, const TableSchema& table, const Inputs& inputs) {
+  std::vector<NodeId> terms = and_terms(s, where);
+  auto key = split_key_terms(s, terms, table.key, inputs.parameters, false);
+  if (!key) return Where{std::nullopt, std::move(terms)};
+  return Where{std::move(key->key), std::move(key->rest)};
+}
+
+// The key, once the statement's expressions are built: the service names their
+// errors, then an index, then a missing or mistyped key.
+Item named_key(Where& where, const TableRef& target, const TableSchema& table) {
+  if (target.index) fail("This operation is not supported on an index");
+  if (!where.key) fail(std::string(kWhereKeys));
+  check_named_key(*where.key, table.key);
+  return std::move(*where.key);
 }
 
 WriteParameters write_parameters(const TableSchema& table, const Inputs& inputs) {
@@ -180,33 +195,31 @@ WritePlan insert(const Statement& s, const Insert& ins, const TableSchema& table
 }
 
 WritePlan update(const Statement& s, const Update& u, const TableSchema& table, const Inputs& inputs) {
-  if (u.table.index) fail("This operation is not supported on an index");
-  KeyTerms key = key_terms(s, u.where, table, inputs);
-  UpdateItemRequest request;
-  request.write = write_parameters(table, inputs);
-  request.write.return_values = return_values(u.returning);
-  request.key = std::move(key.key);
+  Where where = split_where(s, u.where, table, inputs);
   ItemExpressions expressions;
   expressions.update = Actions(s, inputs.parameters).build(u.actions);
+  expr::Condition condition = build_condition(s, where.rest, inputs.parameters);
+  UpdateItemRequest request;
+  request.key = named_key(where, u.table, table);
+  request.write = write_parameters(table, inputs);
+  request.write.return_values = return_values(u.returning);
   // UPDATE never creates an item.
-  expressions.condition = join(exists_condition(table.key.partition.name, true),
-                               build_condition(s, key.rest, inputs.parameters), Join::And);
+  expressions.condition = join(exists_condition(table.key.partition.name, true), std::move(condition), Join::And);
   return WritePlan{std::move(request), std::move(expressions)};
 }
 
 WritePlan remove_item(const Statement& s, const Delete& d, const TableSchema& table, const Inputs& inputs) {
-  if (d.from.index) fail("This operation is not supported on an index");
+  Where where = split_where(s, d.where, table, inputs);
+  expr::Condition condition = build_condition(s, where.rest, inputs.parameters);
+  DeleteItemRequest request;
+  request.key = named_key(where, d.from, table);
   if (d.returning && d.returning->image != ReturnImage::AllOld) {
     fail("Invalid returning clause: " + d.returning->text +
          ". Only RETURNING ALL OLD * is allowed in DELETE statements.");
   }
-  KeyTerms key = key_terms(s, d.where, table, inputs);
-  DeleteItemRequest request;
   request.write = write_parameters(table, inputs);
   request.write.return_values = return_values(d.returning);
-  request.key = std::move(key.key);
   ItemExpressions expressions;
-  expr::Condition condition = build_condition(s, key.rest, inputs.parameters);
   if (!condition.empty()) {
     expressions.condition = join(exists_condition(table.key.partition.name, false), std::move(condition), Join::Or);
   }

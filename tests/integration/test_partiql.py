@@ -711,6 +711,19 @@ def test_delete_invalid_returning(dynamodb, t, ret):
                  "Invalid returning clause: RETURNING %s *. Only RETURNING ALL OLD * is allowed in DELETE statements." % ret)
 
 
+# Of several errors in one statement, those of its expressions come first, then an index, then
+# a missing or mistyped key, then RETURNING (DynamoDB Local; the docs are silent).
+@pytest.mark.parametrize("stmt,message", [
+    ("UPDATE TBL SET a = 1 WHERE pk = 'o' AND begins_with(a, <<'x'>>)",
+     "Incorrect operand type for operator or function; operator or function: begins_with, operand type: SS"),
+    ("UPDATE TBL.\"nope\" SET a = 1 WHERE pk = 'o' AND sk = 1 AND a < [1]",
+     "Incorrect operand type for operator or function; operator or function: <, operand type: L"),
+    ("DELETE FROM TBL WHERE pk = 'o' RETURNING ALL NEW *", WHERE_KEYS),
+], ids=["expression-before-key", "expression-before-index", "key-before-returning"])
+def test_statement_error_order(dynamodb, t, stmt, message):
+    expect_error(lambda: run(dynamodb, stmt.replace("TBL", q(t.r))), "ValidationException", message)
+
+
 # ================================================================= BatchExecuteStatement
 
 
@@ -780,6 +793,16 @@ def test_batch_member_error_messages(dynamodb, t):
         assert "TableName" not in r
     resp = bes(dynamodb, ["SLECT * FROM %s WHERE pk = 'a'" % q(t.h)])
     assert resp[0]["Error"] == {"Code": "ValidationError", "Message": NOT_WELL_FORMED + "Expected data manipulation"}
+
+
+# A batch's SELECT is refused as not one item after its own errors (duplicate names, operand
+# types) and before its key's types (DynamoDB Local agrees on the first two).
+def test_batch_select_error_order(dynamodb, t):
+    resp = bes(dynamodb, ["SELECT pk, pk FROM %s WHERE pk = 'o'" % q(t.r),
+                          "SELECT * FROM %s WHERE pk = 'o' AND sk = 1 AND a < <<'x'>>" % q(t.r)])
+    assert [r["Error"]["Message"] for r in resp] == [
+        "Duplicate identifiers in select clause: pk",
+        "Incorrect operand type for operator or function; operator or function: <, operand type: SS"]
 
 
 # RETURNING works on batch members; an invalid RETURNING is a member error.
@@ -934,6 +957,7 @@ def test_transaction_client_request_token(dynamodb, t):
      "Validation failed in TransactStatements[0]: Reads on indices are not supported within transactions."),
     (["SELECT * FROM H WHERE a = 1"], TXN_SELECT_KEY),
     (["SELECT * FROM H WHERE pk = 'p' AND attribute_exists(ss)"], TXN_SELECT_KEY),
+    (["SELECT * FROM H WHERE pk = 1 AND a = 1"], TXN_SELECT_KEY),  # before the key's type
     (["EXISTS(SELECT * FROM H WHERE pk = 'p')", "UPDATE H SET z = 1 WHERE pk = 'q'"],
      "Validation failed in TransactStatements[0]: EXISTS() must contain a single item read with additional condition"),
     (["UPDATE H SET a = 1 WHERE pk = 'same'", "UPDATE H SET b = 1 WHERE pk = 'same'"],
@@ -946,7 +970,8 @@ def test_transaction_client_request_token(dynamodb, t):
      "Validation failed in TransactStatements[0]: RETURNING clause is not supported in ExecuteTransaction."),
     (["UPDATE H SET a = 1 WHERE pk = 'p'", "UPDATE H SET a = -0.0 WHERE pk = 'q'"],
      "Validation failed in TransactStatements[1]: Negative zero decimal is not supported under key root at 1:%d:3"),
-], ids=["returning", "index-read", "select-non-key", "select-condition", "exists-no-condition", "same-item",
+], ids=["returning", "index-read", "select-non-key", "select-condition", "select-mistyped", "exists-no-condition",
+        "same-item",
         "duplicate-identifiers", "returning-first", "negative-zero"])
 def test_transaction_validation(dynamodb, t, stmts, message):
     stmts = [s.replace("IDX", q(t.idx)).replace(" H ", " %s " % q(t.h)) for s in stmts]

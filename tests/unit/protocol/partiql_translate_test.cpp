@@ -110,13 +110,15 @@ TEST_CASE("partiql translate: a partition-key equality is a Query, anything else
 
   // A batch's SELECT names one item of the table, and is refused so before its key's types.
   Inputs one_item;
-  one_item.one_item = true;
+  one_item.one_item = kBatchSelectKey;
   for (const char* other : {"SELECT * FROM t WHERE pk = 1", "SELECT * FROM t WHERE pk = 'a' AND sk = 1 AND a = 2",
                             R"(SELECT * FROM "t"."lsi" WHERE pk = 'a' AND sk = 1)"}) {
     CAPTURE(other);
     CHECK(error_of([&] { select(other, t, one_item); }) == kBatchSelectKey);
   }
   CHECK(error_of([&] { select("SELECT * FROM t WHERE sk = 1 AND pk = 2", t, one_item); }) == wrong + "pk");
+  CHECK(error_of([&] { select("SELECT * FROM t WHERE pk = 'a' AND x < true", t, one_item); }) ==
+        "Incorrect operand type for operator or function; operator or function: <, operand type: BOOL");
 }
 
 TEST_CASE("partiql translate: ORDER BY, Limit and consistency") {
@@ -337,6 +339,15 @@ TEST_CASE("partiql translate: DELETE and EXISTS") {
   CHECK(
       error_of([&] { write("DELETE FROM h WHERE pk = 'k' RETURNING MODIFIED OLD *", t); }) ==
       "Invalid returning clause: RETURNING MODIFIED OLD *. Only RETURNING ALL OLD * is allowed in DELETE statements.");
+
+  // The statement's expressions are looked at first, then an index, then the key, then RETURNING.
+  CHECK(error_of([&] { write("DELETE FROM h WHERE a = 1 RETURNING MODIFIED OLD *", t); }) == kWhereKeys);
+  CHECK(error_of([&] { write("DELETE FROM h WHERE a < true", t); }) ==
+        "Incorrect operand type for operator or function; operator or function: <, operand type: BOOL");
+  CHECK(error_of([&] { write(R"(UPDATE "h"."i" SET s = set_add(s, 'x') WHERE a = 1)", t); }) ==
+        "The second argument to SET_ADD must be a value with type SET at 1:32:1");
+  CHECK(error_of([&] { write(R"(UPDATE "h"."i" SET a = 1 WHERE a = 1)", t); }) ==
+        "This operation is not supported on an index");
 
   WritePlan e = write("EXISTS(SELECT * FROM h WHERE pk = 'k' AND a = 2)", t);
   CHECK(std::get<DeleteItemRequest>(e.request).key->find("pk") != nullptr);
