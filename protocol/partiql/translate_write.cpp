@@ -162,8 +162,10 @@ class Actions {
     if (first.kind != NodeKind::Path || !(first.path == target)) {
       fail("The first argument to " + name + " must equal the assignment value" + call.pos.suffix());
     }
-    const std::string not_a_set =
-        "The second argument to " + name + " must be a value with type SET" + first.pos.suffix();
+    // Named at the first argument, unless that is a nested path, which carries no position
+    // (DynamoDB Local; the service's is pinned for a name only).
+    const std::string at = first.kind == NodeKind::Path && first.path.steps.size() > 1 ? "" : first.pos.suffix();
+    const std::string not_a_set = "The second argument to " + name + " must be a value with type SET" + at;
     if (!is_constant(s_, call.children[1])) fail(not_a_set);
     AttributeValue members = constant_value(s_, call.children[1], parameters_);
     const AttributeType t = members.type();

@@ -636,6 +636,18 @@ def test_update_overlapping_paths(dynamodb, t):
                                    "paths; path one: [m, c], path two: [m]"))
 
 
+# A second argument that is not a set is named at the first argument's position (pinned against
+# the service: /work/notes/errors-partiql-tags-misc.md, PS), but a nested path has none
+# (DynamoDB Local; the service's answer for one is not established).
+@pytest.mark.parametrize("function", ["set_add", "set_delete"])
+@pytest.mark.parametrize("path,at", [("ss", True), ("m.x", False), ("l[0]", False)], ids=["name", "map", "list"])
+def test_update_set_function_not_a_set(dynamodb, t, function, path, at):
+    stmt = "UPDATE %s SET %s = %s(%s, 'x') WHERE pk = 'a'" % (q(t.h), path, function, path)
+    position = " at 1:%d:2" % (stmt.index("(ss") + 2) if at else ""
+    expect_error(lambda: run(dynamodb, stmt), "ValidationException",
+                 "The second argument to %s must be a value with type SET%s" % (function.upper(), position))
+
+
 # set_add / set_delete misuse (texts pinned against the service; DynamoDB Local agrees).
 @pytest.mark.parametrize("assignment,message", [
     ("ss = set_add(ss)", "SET_ADD must have exactly two arguments at 1:{col}:7"),
