@@ -933,6 +933,20 @@ def test_transaction_duplicate_insert(dynamodb, t):
     assert get(dynamodb, t.h, {"pk": S(k1)})["v"] == S("existing")
 
 
+# The reason is the INSERT's own error, DuplicateItem: the docs say a failing singleton
+# statement cancels the transaction with "the errors from the individual singleton operations"
+# as reason codes (ql-reference.multiplestatements.transactions), and INSERT's error is
+# DuplicateItemException (ql-reference.insert).
+@dev("the reason's Code is ValidationError")
+def test_transaction_duplicate_insert_reason(dynamodb, t):
+    k = uid("tdr")
+    put(dynamodb, t.h, {"pk": S(k)})
+    with pytest.raises(ClientError) as info:
+        et(dynamodb, ["UPDATE %s SET a = 1 WHERE pk = '%s'" % (q(t.h), uid("tdr")),
+                      "INSERT INTO %s VALUE {'pk': '%s'}" % (q(t.h), k)])
+    assert reasons_of(info.value)[1] == {"Code": "DuplicateItem", "Message": DUP_ITEM_MSG}
+
+
 # EXISTS(SELECT ... WHERE <key> AND <condition>) is a condition check inside a write transaction.
 def test_transaction_exists_check(dynamodb, t):
     k, target = uid("te"), uid("te")
