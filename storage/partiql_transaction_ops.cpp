@@ -69,8 +69,6 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
   for (std::size_t i = 0; i < parsed.size(); ++i) {
     const partiql::Statement& s = parsed[i];
     const partiql::StatementRequest& r = request.statements[i];
-    if (s.returning())
-      throw ApiError::validation(prefix(i) + "RETURNING clause is not supported in ExecuteTransaction.");
     if (s.kind() == StatementKind::Select && s.table().index) {
       throw ApiError::validation(prefix(i) + "Reads on indices are not supported within transactions.");
     }
@@ -83,6 +81,9 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
       if (e.code() != ErrorCode::ValidationException) throw;
       throw ApiError::validation(prefix(i) + e.message());
     }
+    // (After the statement's own errors, DELETE's invalid RETURNING among them.)
+    if (s.returning())
+      throw ApiError::validation(prefix(i) + "RETURNING clause is not supported in ExecuteTransaction.");
     if (t.reads) {
       TransactGetAction get;
       get.table_name = prepared->table->schema.name;

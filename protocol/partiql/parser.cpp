@@ -80,6 +80,7 @@ class Parser {
       throw not_well_formed("Expected data manipulation");
     }
     if (peek().kind != TokenKind::End) throw not_well_formed("Unexpected token after expression");
+    if (aliased_) throw ApiError::validation("Aliasing is not supported");
     return std::move(out_);
   }
 
@@ -147,8 +148,17 @@ class Parser {
     return ref;
   }
 
-  void refuse_alias() {
-    if (keyword("AS") || is_name(peek())) throw ApiError::validation("Aliasing is not supported");
+  // An alias parses (PartiQL has them) and is refused once the whole statement
+  // has: a misspelt keyword read as one (UPDATE t REMOV a ...) leaves a
+  // statement that is not well formed, and that is what the service says.
+  void skip_alias() {
+    if (accept_keyword("AS")) {
+      if (!is_name(peek())) throw ApiError::validation("Aliasing is not supported");
+    } else if (!is_name(peek())) {
+      return;
+    }
+    take();
+    aliased_ = true;
   }
 
   std::optional<NodeId> where() {
@@ -213,7 +223,7 @@ class Parser {
     s.from = table_ref();
     if (peek().kind == TokenKind::Comma)
       throw ApiError::validation("Only select from a single table or index is supported.");
-    refuse_alias();
+    skip_alias();
     s.where = where();
     if (accept_keyword("ORDER")) {
       expect_keyword("BY");
@@ -266,7 +276,7 @@ class Parser {
   Update update_rest() {
     Update u;
     u.table = table_ref();
-    refuse_alias();
+    skip_alias();
     update_clauses(u.actions);
     u.where = where();
     u.returning = returning();
@@ -276,7 +286,7 @@ class Parser {
   Update from_first_rest() {
     Update u;
     u.table = table_ref();
-    refuse_alias();
+    skip_alias();
     u.where = where();
     update_clauses(u.actions);
     u.returning = returning();
@@ -287,7 +297,7 @@ class Parser {
     Delete d;
     expect_keyword("FROM");
     d.from = table_ref();
-    refuse_alias();
+    skip_alias();
     d.where = where();
     d.returning = returning();
     return d;
@@ -541,6 +551,7 @@ class Parser {
   std::vector<Token> tokens_;
   std::size_t next_ = 0;
   Statement out_;
+  bool aliased_ = false;
 };
 
 }  // namespace

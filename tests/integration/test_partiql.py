@@ -393,8 +393,10 @@ def test_missing_table(dynamodb, stmt):
     "SELECT * FROM TBL WHERE pk = 'a", "UPSERT INTO TBL VALUE {'pk': 'x'}",
     "INSERT INTO TBL VALUES {'pk': 'x'}", "SELECT * FROM TBL WHERE pk = 'a'; SELECT * FROM TBL",
     "", "SELECT * FROM TBL WHERE pk = 'a' # comment",
+    # A misspelt keyword after the table reads as an alias, and the statement does not parse on.
+    "UPDATE TBL REMOV a WHERE pk = 'a'", "DELETE FROM TBL WHER pk = 'a'", "UPDATE TBL a = 1 WHERE pk = 'a'",
 ], ids=["typo", "no-from", "dangling-where", "unterminated-name", "unterminated-string", "upsert",
-        "values", "two-statements", "empty", "hash-comment"])
+        "values", "two-statements", "empty", "hash-comment", "misspelt-remove", "misspelt-where", "no-set"])
 def test_malformed_statement_envelope(unchecked, t, stmt):
     exc = expect_error(lambda: run(unchecked, stmt.replace("TBL", q(t.h))), "ValidationException")
     assert h.error_of(exc)[1].startswith(NOT_WELL_FORMED)
@@ -979,6 +981,13 @@ def test_transaction_client_request_token(dynamodb, t):
 @pytest.mark.parametrize("stmts,message", [
     (["UPDATE H SET d = 'v' WHERE pk = 'x' RETURNING ALL NEW *"],
      "Validation failed in TransactStatements[0]: RETURNING clause is not supported in ExecuteTransaction."),
+    # The statement's own errors come first (DynamoDB Local).
+    (["DELETE FROM H WHERE pk = 'x' RETURNING ALL NEW *"],
+     "Validation failed in TransactStatements[0]: Invalid returning clause: RETURNING ALL NEW *. Only RETURNING "
+     "ALL OLD * is allowed in DELETE statements."),
+    (["UPDATE H SET d = 'v' WHERE pk = 'x' AND begins_with(d, 1) RETURNING ALL NEW *"],
+     "Validation failed in TransactStatements[0]: Incorrect operand type for operator or function; operator or "
+     "function: begins_with, operand type: N"),
     (['SELECT * FROM IDX."gsi1" WHERE gpk = \'x\''],
      "Validation failed in TransactStatements[0]: Reads on indices are not supported within transactions."),
     (["SELECT * FROM H WHERE a = 1"], TXN_SELECT_KEY),
@@ -996,7 +1005,8 @@ def test_transaction_client_request_token(dynamodb, t):
      "Validation failed in TransactStatements[0]: RETURNING clause is not supported in ExecuteTransaction."),
     (["UPDATE H SET a = 1 WHERE pk = 'p'", "UPDATE H SET a = -0.0 WHERE pk = 'q'"],
      "Validation failed in TransactStatements[1]: Negative zero decimal is not supported under key root at 1:%d:3"),
-], ids=["returning", "index-read", "select-non-key", "select-condition", "select-mistyped", "exists-no-condition",
+], ids=["returning", "delete-returning", "expression-before-returning", "index-read", "select-non-key",
+        "select-condition", "select-mistyped", "exists-no-condition",
         "same-item",
         "duplicate-identifiers", "returning-first", "negative-zero"])
 def test_transaction_validation(dynamodb, t, stmts, message):

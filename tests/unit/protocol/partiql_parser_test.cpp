@@ -109,6 +109,9 @@ TEST_CASE("partiql parser: grammar errors carry the parser's detail") {
       {"SELECT * FROM t WHERE a.inner = 1", "Invalid path dot component"},
       // One path a REMOVE, as PartiQL's grammar has it.
       {"UPDATE t REMOVE a, b WHERE pk = 'a'", "Unexpected token after expression"},
+      // A misspelt keyword reads as an alias, and the statement does not parse on.
+      {"UPDATE t REMOV a WHERE pk = 'a'", "Expected SET or REMOVE"},
+      {"DELETE FROM t WHER pk = 'a'", "Unexpected token after expression"},
       {"", ""},
   };
   for (const auto& [text, detail] : cases) {
