@@ -56,6 +56,11 @@ PreparedStatementBatch prepare_statement_batch(Store& store, const Scope& scope,
   PreparedStatementBatch batch;
   batch.return_consumed_capacity = request.return_consumed_capacity;
   batch.members.resize(request.statements.size());
+  // An empty statement fails the whole batch, before any is parsed (a member's Statement has
+  // a length of 1 at least; DynamoDB Local's text).
+  for (const auto& s : request.statements) {
+    if (s.statement.empty()) throw ApiError::validation("The statement was empty.");
+  }
   // Parse everything first: a batch is all reads or all writes.
   std::vector<std::optional<partiql::Statement>> parsed(request.statements.size());
   std::optional<bool> reads;

@@ -46,6 +46,11 @@ TransactWriteAction::Kind action_kind(StatementKind kind) {
 PreparedStatementTransaction prepare_statement_transaction(Store& store, const Scope& scope,
                                                            const partiql::ExecuteTransactionRequest& request,
                                                            std::int64_t now_ms) {
+  // An empty statement fails the whole transaction, before any is parsed (a statement has a
+  // length of 1 at least; DynamoDB Local's text).
+  for (const auto& s : request.statements) {
+    if (s.statement.empty()) throw ApiError::validation("ExecutePartiQLTransaction can not have empty statement.");
+  }
   std::vector<partiql::Statement> parsed;
   parsed.reserve(request.statements.size());
   for (const auto& s : request.statements) parsed.push_back(partiql::parse(s.statement));

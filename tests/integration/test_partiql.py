@@ -819,6 +819,15 @@ def test_batch_select_error_order(dynamodb, t):
         "Incorrect operand type for operator or function; operator or function: <, operand type: SS"]
 
 
+# An empty statement fails a whole batch or transaction, before any statement is parsed (the
+# API model gives a statement a length of 1 at least; DynamoDB Local's texts).
+def test_empty_member_statement(unchecked, t):
+    select = "SELECT * FROM %s WHERE pk = 'e'" % q(t.h)
+    expect_error(lambda: bes(unchecked, ["SLECT", select, ""]), "ValidationException", "The statement was empty.")
+    expect_error(lambda: et(unchecked, [select, ""]), "ValidationException",
+                 "ExecutePartiQLTransaction can not have empty statement.")
+
+
 # RETURNING works on batch members; an invalid RETURNING is a member error.
 def test_batch_returning(dynamodb, t):
     k = uid("bret")
