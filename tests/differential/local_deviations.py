@@ -168,9 +168,11 @@ def forgive_local(operation, request, ours, reference, before=(), after=()):
             if len(our_page.get("Responses", {}).get(TABLE, [])) < len(request["RequestItems"][TABLE]["Keys"]):
                 our_page.pop("ConsumedCapacity", None)
                 their_page.pop("ConsumedCapacity", None)
-    if operation == "transact_write_items" and isinstance(ours, list) and isinstance(reference, list):
+    if operation in ("transact_write_items", "execute_transaction") and isinstance(ours, list) and isinstance(
+            reference, list):
         # An update's error found when applied is a ValidationError cancellation reason in the
-        # service (/work/notes/errors-batch-transact.md), a ValidationException for the whole call
+        # service (/work/notes/errors-batch-transact.md; test_partiql.py,
+        # test_transaction_update_error_when_applied), a ValidationException for the whole call
         # in it.
         got, theirs = ours[-1], reference[-1]
         named = [r for r in (got.get("reasons") or []) if r.get("Code") != "None"]

@@ -958,6 +958,40 @@ def test_transaction_duplicate_insert_reason(dynamodb, t):
     assert reasons_of(info.value)[1] == {"Code": "DuplicateItem", "Message": DUP_ITEM_MSG}
 
 
+# A write without its full key is refused as every statement's validation is, naming the
+# statement (the pinned texts of test_transaction_validation); a TransactionCanceledException
+# carries CancellationReasons (API reference), which DynamoDB Local's answer has none of.
+@dev("TransactionCanceledException 'ValidationError Where clause ...' without CancellationReasons")
+def test_transaction_write_without_key(dynamodb, t):
+    expect_error(lambda: et(dynamodb, ["UPDATE %s SET a = 1 WHERE pk = '%s'" % (q(t.h), uid("wk")),
+                                       "UPDATE %s SET a = 1 WHERE a = 2" % q(t.h)]),
+                 "ValidationException", "Validation failed in TransactStatements[1]: " + WHERE_KEYS)
+
+
+# An UPDATE's error found when it is applied cancels the transaction with the statement's own
+# error as its reason (the docs: "the cancellation reason code includes the errors from the
+# individual singleton operations"; TransactWriteItems does the same).
+@dev("a ValidationException for the whole call")
+def test_transaction_update_error_when_applied(dynamodb, t):
+    k = uid("wa")
+    put(dynamodb, t.h, {"pk": S(k), "a": S("text")})
+    with pytest.raises(ClientError) as info:
+        et(dynamodb, ["UPDATE %s SET a.b = 1 WHERE pk = '%s'" % (q(t.h), k)])
+    check_error(info.value, TCE)
+    assert reasons_of(info.value) == [{"Code": "ValidationError",
+                                       "Message": "The document path provided in the update expression is invalid "
+                                                  "for update"}]
+
+
+# An EXISTS's condition may not read into a key attribute, as a ConditionCheck's may not
+# (test_key_paths.py).
+@dev("an EXISTS's condition is not checked: [ConditionalCheckFailed]")
+def test_transaction_exists_key_path(dynamodb, t):
+    expect_error(lambda: et(dynamodb, ["EXISTS(SELECT * FROM %s WHERE pk = 'x' AND sk = 's' AND gpk.a = 1)" % q(t.idx)]),
+                 "ValidationException", "Validation failed in TransactStatements[0]: Key attributes must be scalars; "
+                 "list random access '[]' and map lookup '.' are not allowed: IndexKey: gpk")
+
+
 # EXISTS(SELECT ... WHERE <key> AND <condition>) is a condition check inside a write transaction.
 def test_transaction_exists_check(dynamodb, t):
     k, target = uid("te"), uid("te")
