@@ -33,18 +33,19 @@ def plain(number):
     return format(value.normalize(context), "f")
 
 
-def forgive_local(operation, request, ours, reference, before=(), after=()):
+def forgive_local(operation, request, ours, reference, before=(), after=(), answered=None):
     """DynamoDB Local's recorded deviations from the documented service (each has a test marked
     dynamodb_local_deviation in tests/integration), taken out of both answers so that the
     comparison shows new differences only. `before`, `after`: the items a write names (in the
-    order of its request), as dynamod holds them before and after it."""
+    order of its request), as dynamod holds them before and after it; `answered`: with the items
+    a write left, the answer both servers gave it."""
     def pages(answer):
         if isinstance(answer, dict):
             return [answer]
         return [page for page in answer if "error" not in page]
 
     if operation.split(" ")[0] in ("execute_statement", "batch_execute_statement", "execute_transaction"):
-        forgive_partiql(operation, request, ours, reference)
+        forgive_partiql(operation, request, ours, reference, answered)
 
     for page in pages(ours):
         # It returns no ItemCollectionMetrics (test_lsi.py).

@@ -863,6 +863,17 @@ def test_batch_request_errors(dynamodb, unchecked, t):
     assert len(bes(dynamodb, ["SELECT * FROM %s WHERE pk = 'k%d'" % (q(t.h), i) for i in range(25)])) == 25
 
 
+# A batch that writes one item twice is refused whole, and a refused request writes nothing.
+@dev("it answers the ValidationException but runs the statements")
+def test_batch_same_item_twice_writes_nothing(dynamodb, t):
+    k = uid("b2")
+    put(dynamodb, t.h, {"pk": S(k), "v": S("old")})
+    expect_error(lambda: bes(dynamodb, ["DELETE FROM %s WHERE pk = '%s'" % (q(t.h), k),
+                                        "INSERT INTO %s VALUE {'pk': '%s', 'v': 'new'}" % (q(t.h), k)]),
+                 "ValidationException", "Provided list of item keys contains duplicates")
+    assert get(dynamodb, t.h, {"pk": S(k)}) == {"pk": S(k), "v": S("old")}
+
+
 # Each member is rated on its own ConsistentRead: 0.5 eventual + 1.0 strong for two small items.
 @dev("BatchExecuteStatement never returns ConsumedCapacity")
 def test_batch_consumed_capacity(dynamodb, t):
