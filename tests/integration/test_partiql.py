@@ -863,6 +863,17 @@ def test_batch_request_errors(dynamodb, unchecked, t):
     assert len(bes(dynamodb, ["SELECT * FROM %s WHERE pk = 'k%d'" % (q(t.h), i) for i in range(25)])) == 25
 
 
+# A member refused by validation has no TableName, even when its table was looked up (the service:
+# "absent if rejected before running (parse error, validation, missing table)",
+# /work/notes/errors-partiql-tags-misc.md 1.4, CONF).
+@dev("a member refused for a path into an index key has TableName")
+def test_batch_member_validation_has_no_table_name(dynamodb, t):
+    resp = bes(dynamodb, ["UPDATE %s SET a = 1 WHERE pk = 'v' AND sk = 's' AND gpk.x = 1" % q(t.idx)])
+    assert resp == [{"Error": {"Code": "ValidationError",
+                               "Message": "Key attributes must be scalars; list random access '[]' and map lookup "
+                                          "'.' are not allowed: IndexKey: gpk"}}]
+
+
 # A batch that writes one item twice is refused whole, and a refused request writes nothing.
 @dev("it answers the ValidationException but runs the statements")
 def test_batch_same_item_twice_writes_nothing(dynamodb, t):
