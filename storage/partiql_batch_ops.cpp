@@ -56,6 +56,11 @@ PreparedStatementBatch prepare_statement_batch(Store& store, const Scope& scope,
   PreparedStatementBatch batch;
   batch.return_consumed_capacity = request.return_consumed_capacity;
   batch.members.resize(request.statements.size());
+  // An empty statement fails the whole batch, before any is parsed (a member's Statement has
+  // a length of 1 at least; DynamoDB Local's text).
+  for (const auto& s : request.statements) {
+    if (s.statement.empty()) throw ApiError::validation("The statement was empty.");
+  }
   // Parse everything first: a batch is all reads or all writes.
   std::vector<std::optional<partiql::Statement>> parsed(request.statements.size());
   std::optional<bool> reads;
@@ -86,9 +91,9 @@ PreparedStatementBatch prepare_statement_batch(Store& store, const Scope& scope,
         throw ApiError::validation(std::string(kExistsOutsideTransaction));
       }
       // ReturnValuesOnConditionCheckFailure is inert in a batch: no Item in a member's error.
-      partiql::Inputs inputs{r.parameters, r.consistent_read, std::nullopt, std::nullopt, false};
+      partiql::Inputs inputs{r.parameters, r.consistent_read, std::nullopt, std::nullopt, false,
+                             partiql::kBatchSelectKey};
       prepared = prepare_statement(store, scope, *parsed[i], inputs);
-      if (prepared->read && !prepared->read->key) throw ApiError::validation(std::string(kBatchSelectKey));
       key = stored_key_of(*prepared);
     } catch (ApiError& e) {
       m.error = std::move(e);

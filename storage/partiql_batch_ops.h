@@ -12,9 +12,6 @@
 
 namespace dynamod::ops {
 
-inline constexpr std::string_view kBatchSelectKey =
-    "Select statements within BatchExecuteStatement must specify the primary key in the where clause.";
-
 struct PreparedStatementBatch {
   struct Member {
     std::optional<PreparedStatement> statement;

@@ -1,11 +1,13 @@
 #include "storage/partiql_ops.h"
 
+#include "protocol/partiql/statement_checks.h"
 #include "storage/item_change.h"
 
 namespace dynamod::ops {
 
 PreparedStatement prepare_statement(Store& store, const Scope& scope, const partiql::Statement& statement,
                                     const partiql::Inputs& inputs) {
+  partiql::check_parsed(statement);
   partiql::check_parameter_count(statement, inputs.parameters);
   PreparedStatement prepared;
   prepared.kind = statement.kind();

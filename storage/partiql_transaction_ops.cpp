@@ -46,6 +46,11 @@ TransactWriteAction::Kind action_kind(StatementKind kind) {
 PreparedStatementTransaction prepare_statement_transaction(Store& store, const Scope& scope,
                                                            const partiql::ExecuteTransactionRequest& request,
                                                            std::int64_t now_ms) {
+  // An empty statement fails the whole transaction, before any is parsed (a statement has a
+  // length of 1 at least; DynamoDB Local's text).
+  for (const auto& s : request.statements) {
+    if (s.statement.empty()) throw ApiError::validation("ExecutePartiQLTransaction can not have empty statement.");
+  }
   std::vector<partiql::Statement> parsed;
   parsed.reserve(request.statements.size());
   for (const auto& s : request.statements) parsed.push_back(partiql::parse(s.statement));
@@ -69,12 +74,11 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
   for (std::size_t i = 0; i < parsed.size(); ++i) {
     const partiql::Statement& s = parsed[i];
     const partiql::StatementRequest& r = request.statements[i];
-    if (s.returning())
-      throw ApiError::validation(prefix(i) + "RETURNING clause is not supported in ExecuteTransaction.");
     if (s.kind() == StatementKind::Select && s.table().index) {
       throw ApiError::validation(prefix(i) + "Reads on indices are not supported within transactions.");
     }
-    partiql::Inputs inputs{r.parameters, false, std::nullopt, std::nullopt, r.return_old_on_condition_failure};
+    partiql::Inputs inputs{r.parameters, false, std::nullopt, std::nullopt, r.return_old_on_condition_failure,
+                           partiql::kTransactionSelectKey};
     std::optional<PreparedStatement> prepared;
     try {
       prepared = prepare_statement(store, scope, s, inputs);
@@ -82,12 +86,10 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
       if (e.code() != ErrorCode::ValidationException) throw;
       throw ApiError::validation(prefix(i) + e.message());
     }
+    // (After the statement's own errors, DELETE's invalid RETURNING among them.)
+    if (s.returning())
+      throw ApiError::validation(prefix(i) + "RETURNING clause is not supported in ExecuteTransaction.");
     if (t.reads) {
-      if (!prepared->read->key) {
-        throw ApiError::validation(
-            prefix(i) +
-            "Select statements within ExecuteTransaction must specify the primary key in the where clause.");
-      }
       TransactGetAction get;
       get.table_name = prepared->table->schema.name;
       get.key = std::move(prepared->read->key);

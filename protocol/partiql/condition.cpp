@@ -91,6 +91,10 @@ class Builder {
       case NodeKind::Between: {
         expr::Between b{operand(n.children[0]), operand(n.children[1]), operand(n.children[2])};
         for (const auto* o : {&b.value, &b.lower, &b.upper}) check_ordered(*o, "BETWEEN");
+        // Bounds known before any item is read must be of one type and in order.
+        if (b.lower.constant() && b.upper.constant()) {
+          expr::check_between_bounds(*b.lower.constant(), *b.upper.constant(), "");
+        }
         return negated(push({std::move(b)}), n.flag);
       }
       case NodeKind::In: {

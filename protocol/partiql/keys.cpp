@@ -132,6 +132,7 @@ std::optional<expr::SortCondition> sort_condition(const Statement& s, NodeId ter
     auto lower = typed_constant(s, n.children[1], sort, parameters);
     auto upper = typed_constant(s, n.children[2], sort, parameters);
     if (!lower || !upper) return std::nullopt;
+    expr::check_between_bounds(*lower, *upper, "");
     c.op = expr::SortOp::Between;
     c.value = std::move(*lower);
     c.upper = std::move(*upper);

@@ -25,7 +25,7 @@ std::optional<expr::SortCondition> sort_condition(const Statement& s, NodeId ter
 
 // An equality on every attribute of `key` among the terms: the key and the
 // other terms. `typed`: only equalities with values of the key's types count
-// (reads; a write reports a mistyped key in PutItem's words instead).
+// (reads; a write reports a mistyped key: key_types.h).
 struct KeyTerms {
   Item key;
   std::vector<NodeId> rest;

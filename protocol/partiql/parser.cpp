@@ -5,7 +5,6 @@
 #include <charconv>
 #include <iterator>
 
-#include "protocol/utf8.h"
 
 namespace dynamod::partiql {
 namespace {
@@ -81,6 +80,7 @@ class Parser {
       throw not_well_formed("Expected data manipulation");
     }
     if (peek().kind != TokenKind::End) throw not_well_formed("Unexpected token after expression");
+    if (aliased_) throw ApiError::validation("Aliasing is not supported");
     return std::move(out_);
   }
 
@@ -148,8 +148,17 @@ class Parser {
     return ref;
   }
 
-  void refuse_alias() {
-    if (keyword("AS") || is_name(peek())) throw ApiError::validation("Aliasing is not supported");
+  // An alias parses (PartiQL has them) and is refused once the whole statement
+  // has: a misspelt keyword read as one (UPDATE t REMOV a ...) leaves a
+  // statement that is not well formed, and that is what the service says.
+  void skip_alias() {
+    if (accept_keyword("AS")) {
+      if (!is_name(peek())) throw ApiError::validation("Aliasing is not supported");
+    } else if (!is_name(peek())) {
+      return;
+    }
+    take();
+    aliased_ = true;
   }
 
   std::optional<NodeId> where() {
@@ -214,7 +223,7 @@ class Parser {
     s.from = table_ref();
     if (peek().kind == TokenKind::Comma)
       throw ApiError::validation("Only select from a single table or index is supported.");
-    refuse_alias();
+    skip_alias();
     s.where = where();
     if (accept_keyword("ORDER")) {
       expect_keyword("BY");
@@ -255,9 +264,8 @@ class Parser {
           actions.push_back(a);
         } while (accept(TokenKind::Comma));
       } else if (accept_keyword("REMOVE")) {
-        do {
-          actions.push_back(UpdateAction{path_node(), std::nullopt});
-        } while (accept(TokenKind::Comma));
+        // One path a REMOVE (PartiQL's grammar); SET takes a list.
+        actions.push_back(UpdateAction{path_node(), std::nullopt});
       } else {
         break;
       }
@@ -268,7 +276,7 @@ class Parser {
   Update update_rest() {
     Update u;
     u.table = table_ref();
-    refuse_alias();
+    skip_alias();
     update_clauses(u.actions);
     u.where = where();
     u.returning = returning();
@@ -278,7 +286,7 @@ class Parser {
   Update from_first_rest() {
     Update u;
     u.table = table_ref();
-    refuse_alias();
+    skip_alias();
     u.where = where();
     update_clauses(u.actions);
     u.returning = returning();
@@ -289,7 +297,7 @@ class Parser {
     Delete d;
     expect_keyword("FROM");
     d.from = table_ref();
-    refuse_alias();
+    skip_alias();
     d.where = where();
     d.returning = returning();
     return d;
@@ -443,10 +451,6 @@ class Parser {
     return left;
   }
 
-  std::uint32_t characters(std::uint32_t begin, std::uint32_t end) const {
-    return static_cast<std::uint32_t>(code_points(text_.substr(begin, end - begin)));
-  }
-
   NodeId primary() {
     const Token& t = peek();
     switch (t.kind) {
@@ -463,10 +467,10 @@ class Parser {
       case TokenKind::Minus: {
         // A negative number literal: -7, -.73e1.
         if (peek(1).kind != TokenKind::Number) throw not_well_formed("Unexpected operator");
-        const Token& minus = take();
+        take();
         const Token& number = take();
-        Node n = make(NodeKind::Number, minus.pos);
-        n.pos.length = characters(minus.begin, number.end);
+        // Its position is the number's: the service points there (<<'a', -1>>).
+        Node n = make(NodeKind::Number, number.pos);
         n.text = "-" + number.value;
         return add(std::move(n));
       }
@@ -547,6 +551,7 @@ class Parser {
   std::vector<Token> tokens_;
   std::size_t next_ = 0;
   Statement out_;
+  bool aliased_ = false;
 };
 
 }  // namespace

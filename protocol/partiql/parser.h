@@ -2,7 +2,7 @@
 // The grammar of DynamoDB's PartiQL statements:
 //   SELECT (* | path, ...) FROM table[.index] [WHERE cond] [ORDER BY path [ASC|DESC]]
 //   INSERT INTO table VALUE {...}
-//   UPDATE table (SET path = value, ... | REMOVE path, ...)... [WHERE cond] [RETURNING ...]
+//   UPDATE table (SET path = value, ... | REMOVE path)... [WHERE cond] [RETURNING ...]
 //   FROM table [WHERE cond] (SET ... | REMOVE ...)... [RETURNING ...]
 //   DELETE FROM table [WHERE cond] [RETURNING ...]
 //   EXISTS(SELECT ...)

@@ -4,7 +4,7 @@
 // partition key, else a Scan with the WHERE clause as its filter); INSERT,
 // UPDATE, DELETE and EXISTS become PutItem, UpdateItem, DeleteItem and
 // ConditionCheck requests with their expressions built as ASTs. Pure: the
-// caller resolves the table.
+// caller resolves the table, and has checked the statement (check_parsed).
 
 #include <cstdint>
 #include <optional>
@@ -21,6 +21,10 @@ namespace dynamod::partiql {
 
 inline constexpr std::string_view kWhereKeys =
     "Where clause does not contain a mandatory equality on all key attributes";
+inline constexpr std::string_view kBatchSelectKey =
+    "Select statements within BatchExecuteStatement must specify the primary key in the where clause.";
+inline constexpr std::string_view kTransactionSelectKey =
+    "Select statements within ExecuteTransaction must specify the primary key in the where clause.";
 
 // What the request adds to a statement.
 struct Inputs {
@@ -29,6 +33,11 @@ struct Inputs {
   std::optional<std::int64_t> limit;
   std::optional<Item> start_key;  // from NextToken
   bool return_old_on_condition_failure = false;
+  // A batch's or a transaction's SELECT: an equality on each attribute of the
+  // table's primary key and nothing else, else this refusal (kBatchSelectKey,
+  // kTransactionSelectKey); checked after the WHERE clause's own errors and
+  // before the key's types.
+  std::optional<std::string_view> one_item;
 };
 
 struct ReadPlan {

@@ -3,8 +3,10 @@
 // Scan), the other terms as the filter, ORDER BY, Limit and NextToken.
 #include <algorithm>
 
+#include "protocol/key_paths.h"
 #include "protocol/key_validation.h"
 #include "protocol/partiql/condition.h"
+#include "protocol/partiql/key_types.h"
 #include "protocol/partiql/keys.h"
 #include "protocol/partiql/translate.h"
 
@@ -145,7 +147,11 @@ void check_start_key(const Item& start, const TableSchema& table, const ReadSpec
 ReadPlan translate_select(const Statement& s, const Select& select, const TableSchema& table, const Inputs& inputs) {
   ReadPlan plan;
   ReadSpec& spec = plan.spec;
-  if (select.from.index) spec.index = index_named(table, *select.from.index);
+  if (select.from.index) {
+    // One item is read from the table, before any index is looked for.
+    if (inputs.one_item) fail(std::string(*inputs.one_item));
+    spec.index = index_named(table, *select.from.index);
+  }
   spec.key = spec.index != nullptr ? spec.index->key : table.key;
   if (spec.index != nullptr && table.is_global(*spec.index) && inputs.consistent_read) {
     fail("Strongly consistent read is not supported on Global Secondary Indexes");
@@ -154,8 +160,17 @@ ReadPlan translate_select(const Statement& s, const Select& select, const TableS
 
   const std::vector<NodeId> terms = and_terms(s, select.where);
   if (select.where) check_overlapping_branches(s, *select.where, spec.key, inputs.parameters);
+  if (inputs.one_item) {
+    build_condition(s, terms, inputs.parameters);  // (for its errors)
+    auto key = split_key_terms(s, terms, table.key, inputs.parameters, false);
+    if (!key || !key->rest.empty()) fail(std::string(*inputs.one_item));
+  }
+  check_query_key(s, terms, spec.key, inputs.parameters);
   const std::vector<NodeId> filter_terms = key_condition(s, terms, inputs.parameters, spec);
   spec.filter = build_condition(s, filter_terms, inputs.parameters);
+  // No path may lead into a key attribute (the key condition's are whole).
+  check_read_key_paths(table, spec.filter);
+  check_read_key_paths(table, spec.projection);
   if (spec.index != nullptr && spec.index->projection.type != ProjectionType::All) {
     const std::vector<std::string> missing = not_projected(table, *spec.index, condition_paths(s, filter_terms));
     if (!missing.empty()) {

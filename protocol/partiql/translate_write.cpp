@@ -8,6 +8,7 @@
 
 #include "protocol/expr/operand_messages.h"
 #include "protocol/partiql/condition.h"
+#include "protocol/partiql/key_types.h"
 #include "protocol/partiql/keys.h"
 #include "protocol/partiql/translate.h"
 
@@ -33,10 +34,26 @@ ReturnValues return_values(const std::optional<Returning>& r) {
   return ReturnValues::None;
 }
 
-KeyTerms key_terms(const Statement& s, std::optional<NodeId> where, const TableSchema& table, const Inputs& inputs) {
-  auto key = split_key_terms(s, and_terms(s, where), table.key, inputs.parameters, false);
-  if (!key) fail(std::string(kWhereKeys));
-  return std::move(*key);
+// The key an UPDATE or DELETE names, if its WHERE clause names one, and the
+// WHERE clause's other terms (all of them when it names none).
+struct Where {
+  std::optional<Item> key;
+  std::vector<NodeId> rest;
+};
+Where split_where(const Statement& s, std::optional<NodeId> where, const TableSchema& table, const Inputs& inputs) {
+  std::vector<NodeId> terms = and_terms(s, where);
+  auto key = split_key_terms(s, terms, table.key, inputs.parameters, false);
+  if (!key) return Where{std::nullopt, std::move(terms)};
+  return Where{std::move(key->key), std::move(key->rest)};
+}
+
+// The key, once the statement's expressions are built: the service names their
+// errors, then an index, then a missing or mistyped key.
+Item named_key(Where& where, const TableRef& target, const TableSchema& table) {
+  if (target.index) fail("This operation is not supported on an index");
+  if (!where.key) fail(std::string(kWhereKeys));
+  check_named_key(*where.key, table.key);
+  return std::move(*where.key);
 }
 
 WriteParameters write_parameters(const TableSchema& table, const Inputs& inputs) {
@@ -145,8 +162,10 @@ class Actions {
     if (first.kind != NodeKind::Path || !(first.path == target)) {
       fail("The first argument to " + name + " must equal the assignment value" + call.pos.suffix());
     }
-    const std::string not_a_set =
-        "The second argument to " + name + " must be a value with type SET" + first.pos.suffix();
+    // Named at the first argument, unless that is a nested path, which carries no position
+    // (DynamoDB Local; the service's is pinned for a name only).
+    const std::string at = first.kind == NodeKind::Path && first.path.steps.size() > 1 ? "" : first.pos.suffix();
+    const std::string not_a_set = "The second argument to " + name + " must be a value with type SET" + at;
     if (!is_constant(s_, call.children[1])) fail(not_a_set);
     AttributeValue members = constant_value(s_, call.children[1], parameters_);
     const AttributeType t = members.type();
@@ -171,39 +190,38 @@ WritePlan insert(const Statement& s, const Insert& ins, const TableSchema& table
   // A duplicate key is DuplicateItemException, which carries no item.
   put.write.return_values_on_condition_failure = false;
   put.item = insert_item(s, ins.value, inputs.parameters);
+  check_item_key(*put.item, table.key);
   WritePlan plan{std::move(put), {}};
   plan.expressions.condition = exists_condition(table.key.partition.name, false);
   return plan;
 }
 
 WritePlan update(const Statement& s, const Update& u, const TableSchema& table, const Inputs& inputs) {
-  if (u.table.index) fail("This operation is not supported on an index");
-  KeyTerms key = key_terms(s, u.where, table, inputs);
-  UpdateItemRequest request;
-  request.write = write_parameters(table, inputs);
-  request.write.return_values = return_values(u.returning);
-  request.key = std::move(key.key);
+  Where where = split_where(s, u.where, table, inputs);
   ItemExpressions expressions;
   expressions.update = Actions(s, inputs.parameters).build(u.actions);
+  expr::Condition condition = build_condition(s, where.rest, inputs.parameters);
+  UpdateItemRequest request;
+  request.key = named_key(where, u.table, table);
+  request.write = write_parameters(table, inputs);
+  request.write.return_values = return_values(u.returning);
   // UPDATE never creates an item.
-  expressions.condition = join(exists_condition(table.key.partition.name, true),
-                               build_condition(s, key.rest, inputs.parameters), Join::And);
+  expressions.condition = join(exists_condition(table.key.partition.name, true), std::move(condition), Join::And);
   return WritePlan{std::move(request), std::move(expressions)};
 }
 
 WritePlan remove_item(const Statement& s, const Delete& d, const TableSchema& table, const Inputs& inputs) {
-  if (d.from.index) fail("This operation is not supported on an index");
+  Where where = split_where(s, d.where, table, inputs);
+  expr::Condition condition = build_condition(s, where.rest, inputs.parameters);
+  DeleteItemRequest request;
+  request.key = named_key(where, d.from, table);
   if (d.returning && d.returning->image != ReturnImage::AllOld) {
     fail("Invalid returning clause: " + d.returning->text +
          ". Only RETURNING ALL OLD * is allowed in DELETE statements.");
   }
-  KeyTerms key = key_terms(s, d.where, table, inputs);
-  DeleteItemRequest request;
   request.write = write_parameters(table, inputs);
   request.write.return_values = return_values(d.returning);
-  request.key = std::move(key.key);
   ItemExpressions expressions;
-  expr::Condition condition = build_condition(s, key.rest, inputs.parameters);
   if (!condition.empty()) {
     expressions.condition = join(exists_condition(table.key.partition.name, false), std::move(condition), Join::Or);
   }
@@ -215,6 +233,7 @@ WritePlan check(const Statement& s, const Exists& e, const TableSchema& table, c
   if (e.select.from.index) fail("Reads on indices are not supported within transactions.");
   auto key = split_key_terms(s, and_terms(s, e.select.where), table.key, inputs.parameters, false);
   if (!key || key->rest.empty()) fail(message);
+  check_named_key(key->key, table.key);
   DeleteItemRequest request;
   request.write = write_parameters(table, inputs);
   request.key = std::move(key->key);

@@ -5,6 +5,7 @@ Local, or the service), comparing every answer and, after each write, the items 
     tests/differential/differential.py --reference http://127.0.0.1:8100 [--seed N] [--ops N]
                                        [--shape composite|hash|binary] [--explain N]
                                        [--reference-kind dynamodb-local|aws]
+                                       [--workload json|partiql|both]
 
 It starts its own in-memory dynamod (build/dynamod, or --dynamod-bin) unless --dynamod URL is
 given. A run creates one table on both servers, of the shape chosen (shapes.py: keys of each
@@ -12,10 +13,14 @@ type, with and without a sort key, indexes projecting all, some or only the keys
 PutItem, UpdateItem and DeleteItem with random conditions and return values, GetItem with
 projections, Query on the table and each index (every page, with and without Limit), Scan with
 filters, BatchWriteItem, BatchGetItem, TransactWriteItems and TransactGetItems
-(request_generator.py).
+(request_generator.py). With --workload partiql (or both, mixed; the composite table only) it
+sends PartiQL instead: ExecuteStatement (SELECT on the table and its indexes, every page; INSERT,
+UPDATE, DELETE), BatchExecuteStatement and ExecuteTransaction (partiql_generator.py); after one
+that may write it compares the whole table, read by a consistent Scan.
 
 An answer is the response without request ids, or the error's type and message. Set members are
-sorted, and the items of a Scan or an index Query (whose keys may tie) are put in one order.
+sorted, and the items of a Scan or an index Query (whose keys may tie) are put in one order, as
+are those of a SELECT that is not a Query of the table; a NextToken counts only as present.
 DynamoDB Local's recorded deviations are taken out of both answers (local_deviations.py; not
 with --reference-kind aws). When a write leaves the two items different, dynamod is given the
 reference's item, so that the difference is reported once. --explain N prints, before request
@@ -42,10 +47,14 @@ from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from local_deviations import forgive_local
+from partiql_generator import PartiqlRequests, unordered as partiql_unordered
 from request_generator import Requests
 from shapes import SHAPES
 
 REPO = Path(__file__).resolve().parents[2]
+PAGES = 100  # at most, so that a server that always answers a NextToken ends
+PARTIQL = ("execute_statement", "batch_execute_statement", "execute_transaction")
+WORKLOADS = {"json": ["json"], "partiql": ["partiql"], "both": ["json", "partiql"]}
 
 
 def client(endpoint):
@@ -78,7 +87,7 @@ def answer(api, operation, request):
     """Every page of the operation's answer, or its error."""
     pages = []
     request = dict(request)
-    while True:
+    for _ in range(PAGES):
         try:
             page = getattr(api, operation)(**request)
         except ClientError as error:
@@ -89,6 +98,10 @@ def answer(api, operation, request):
             break
         page.pop("ResponseMetadata", None)
         pages.append(page)
+        if operation == "execute_statement" and "NextToken" in page:
+            # A NextToken is the server's own opaque text: compare that there is one.
+            request["NextToken"], page["NextToken"] = page["NextToken"], "<token>"
+            continue
         if operation not in ("query", "scan") or "LastEvaluatedKey" not in page:
             break
         request["ExclusiveStartKey"] = page["LastEvaluatedKey"]
@@ -97,7 +110,8 @@ def answer(api, operation, request):
         # A batch's answer holds the items it read in no particular order.
         for table, items in page.get("Responses", {}).items() if isinstance(page.get("Responses"), dict) else []:
             page["Responses"][table] = sorted(items, key=item_order)
-    unordered = operation == "scan" or (operation == "query" and "IndexName" in request)
+    unordered = (operation == "scan" or (operation == "query" and "IndexName" in request)
+                 or (operation == "execute_statement" and partiql_unordered(request["Statement"])))
     if unordered and "error" not in pages[-1]:
         # Index keys may tie, and a Scan's order is the server's own: compare what was read.
         items = sorted((item for page in pages for item in page.get("Items", [])), key=item_order)
@@ -109,20 +123,21 @@ def answer(api, operation, request):
     return pages
 
 
+def item_key(shape, item):
+    return {name: item[name] for name in shape.key}
+
+
 def request_keys(shape, operation, request):
     """The keys of the items a request names, in order."""
-    def item_key(item):
-        return {name: item[name] for name in shape.key}
-
     if operation == "batch_write_item":
-        return [r["PutRequest"]["Item"] and item_key(r["PutRequest"]["Item"]) if "PutRequest" in r
+        return [r["PutRequest"]["Item"] and item_key(shape, r["PutRequest"]["Item"]) if "PutRequest" in r
                 else r["DeleteRequest"]["Key"] for r in request["RequestItems"][shape.table]]
     if operation == "batch_get_item":
         return list(request["RequestItems"][shape.table]["Keys"])
     if operation in ("transact_write_items", "transact_get_items"):
         actions = [next(iter(a.values())) for a in request["TransactItems"]]
-        return [a["Key"] if "Key" in a else item_key(a["Item"]) for a in actions]
-    return [request["Key"] if "Key" in request else item_key(request["Item"])]
+        return [a["Key"] if "Key" in a else item_key(shape, a["Item"]) for a in actions]
+    return [request["Key"] if "Key" in request else item_key(shape, request["Item"])]
 
 
 def explain(shape, ours, reference, operation, request):
@@ -143,17 +158,23 @@ def explain(shape, ours, reference, operation, request):
 
 
 def stored(shape, api, operation, request):
-    """The items a request names, as the server now holds them."""
+    """The items a request names, as the server now holds them; for PartiQL, whose keys may be
+    in literals, parameters or nowhere, the whole table (at most 21 items), which also shows a
+    write that lands on another key than the one meant."""
+    if operation in PARTIQL:
+        items = [item for page in api.get_paginator("scan").paginate(TableName=shape.table, ConsistentRead=True)
+                 for item in page["Items"]]
+        return {"Items": sorted(canonical(items), key=lambda item: json.dumps(item_key(shape, item), sort_keys=True))}
     return {"Items": [canonical(api.get_item(TableName=shape.table, Key=key, ConsistentRead=True).get("Item"))
                       for key in request_keys(shape, operation, request)]}
 
 
-def align(shape, ours, reference, operation, request):
+def align(shape, ours, reference, keys):
     """After a write that went differently, give dynamod the reference's items (or the reference
     dynamod's, where dynamod refuses them), so that one difference is reported once rather than
     in every later read of them."""
     refused = []
-    for key in request_keys(shape, operation, request):
+    for key in keys:
         item = reference.get_item(TableName=shape.table, Key=key, ConsistentRead=True).get("Item")
         try:
             if item is None:
@@ -230,8 +251,13 @@ def main():
     parser.add_argument("--explain", type=int, default=-1, metavar="N",
                         help="before request N, print the item it names as each server holds it")
     parser.add_argument("--show", type=int, default=20, help="mismatches to print in full")
+    parser.add_argument("--workload", choices=sorted(WORKLOADS), default="json",
+                        help="the JSON API's operations (default), PartiQL's (composite table), or both mixed")
     args = parser.parse_args()
-    print("boto3 %s; seed %d; %d operations on the %s table" % (boto3.__version__, args.seed, args.ops, args.shape))
+    if args.workload != "json" and args.shape != "composite":
+        parser.error("the PartiQL workload runs on the composite table")
+    print("boto3 %s; seed %d; %d operations on the %s table; workload %s" % (
+        boto3.__version__, args.seed, args.ops, args.shape, args.workload))
     shape = SHAPES[args.shape]
 
     process = None
@@ -247,10 +273,13 @@ def main():
             except ClientError:
                 pass
             create_table(shape, api)
-        requests = Requests(random.Random(args.seed), shape)
+        rng = random.Random(args.seed)
+        sources = [Requests(rng, shape) if kind == "json" else PartiqlRequests(rng) for kind in WORKLOADS[args.workload]]
         mismatches = {}
         for number in range(args.ops):
-            operation, request = requests.next()
+            # (One source draws nothing for the choice, so a seed's JSON run stays as it was.)
+            source = sources[0] if len(sources) == 1 else rng.choice(sources)
+            operation, request = source.next()
             if number == args.explain:
                 explain(shape, ours, reference, operation, request)
             mismatch = compare(shape, ours, reference, operation, request, args.reference_kind == "dynamodb-local")
@@ -276,9 +305,16 @@ def main():
 WRITES = ("put_item", "update_item", "delete_item", "batch_write_item", "transact_write_items")
 
 
+def is_write(operation, request):
+    """Whether the request may change items (a PartiQL read may be a bad write in disguise)."""
+    if operation in PARTIQL:
+        return not (operation == "execute_statement" and request["Statement"].lstrip().upper().startswith("SELECT"))
+    return operation in WRITES
+
+
 def compare(shape, ours, reference, operation, request, local):
     """One request to both servers: None when they agree, else (kind, dynamod's, the reference's)."""
-    writes = operation in WRITES
+    writes = is_write(operation, request)
     before = stored(shape, ours, operation, request)["Items"] if writes else []
     got, expected = answer(ours, operation, request), answer(reference, operation, request)
     after = stored(shape, ours, operation, request) if writes else None
@@ -293,15 +329,22 @@ def compare(shape, ours, reference, operation, request, local):
     if got == expected and writes:
         # The same answer, but are they the same items? (Writes that answer nothing can differ.)
         state = operation + " state"
+        answered = expected
         got, expected = copy.deepcopy(after), copy.deepcopy(theirs)
         if local:
-            got, expected = forgive_local(shape, state, request, got, expected, before, after["Items"])
+            got, expected = forgive_local(shape, state, request, got, expected, before, after["Items"],
+                                          answered=answered)
         operation = state
     refused = None
     if writes and after != theirs:
         # Reported or forgiven, the items differ: give dynamod the reference's, so that later
         # reads compare what they read, not this difference again.
-        refused = align(shape, ours, reference, operation.split(" ")[0], request)
+        if operation.split(" ")[0] in PARTIQL:
+            keys = {json.dumps(item_key(shape, item), sort_keys=True) for item in after["Items"] + theirs["Items"]}
+            keys = [json.loads(key) for key in sorted(keys)]
+        else:
+            keys = request_keys(shape, operation.split(" ")[0], request)
+        refused = align(shape, ours, reference, keys)
     if got == expected:
         return None
     if refused:

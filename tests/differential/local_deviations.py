@@ -3,6 +3,8 @@ before they are compared, so that a run shows new differences only. Each one has
 dynamodb_local_deviation in tests/integration that states the service's behaviour."""
 import decimal
 
+from local_deviations_partiql import forgive_partiql
+
 
 def canonical_numbers(value):
     """Every number of an answer in the service's canonical text."""
@@ -30,17 +32,21 @@ def plain(number):
     return format(value.normalize(context), "f")
 
 
-def forgive_local(shape, operation, request, ours, reference, before=(), after=()):
+def forgive_local(shape, operation, request, ours, reference, before=(), after=(), answered=None):
     """DynamoDB Local's recorded deviations from the documented service (each has a test marked
     dynamodb_local_deviation in tests/integration), taken out of both answers so that the
     comparison shows new differences only. `before`, `after`: the items a write names (in the
-    order of its request), as dynamod holds them before and after it. Returns the two answers
-    (changed in place, or dynamod's replaced by the reference's)."""
+    order of its request), as dynamod holds them before and after it; `answered`: with the items
+    a write left, the answer both servers gave it. Returns the two answers (changed in place, or
+    dynamod's replaced by the reference's)."""
     def pages(answer):
         if isinstance(answer, dict):
             # An answer whose pages were put together (a Scan, an index Query), and its pages.
             return [answer] + answer.get("Pages", [])
         return [page for page in answer if "error" not in page]
+
+    if operation.split(" ")[0] in ("execute_statement", "batch_execute_statement", "execute_transaction"):
+        forgive_partiql(operation, request, ours, reference, answered)
 
     for page in pages(ours):
         # It returns no ItemCollectionMetrics (test_lsi.py).
@@ -213,9 +219,11 @@ def forgive_local(shape, operation, request, ours, reference, before=(), after=(
             if len(our_page.get("Responses", {}).get(shape.table, [])) < len(request["RequestItems"][shape.table]["Keys"]):
                 our_page.pop("ConsumedCapacity", None)
                 their_page.pop("ConsumedCapacity", None)
-    if operation == "transact_write_items" and isinstance(ours, list) and isinstance(reference, list):
+    if operation in ("transact_write_items", "execute_transaction") and isinstance(ours, list) and isinstance(
+            reference, list):
         # An update's error found when applied is a ValidationError cancellation reason in the
-        # service (/work/notes/errors-batch-transact.md), a ValidationException for the whole call
+        # service (/work/notes/errors-batch-transact.md; test_partiql.py,
+        # test_transaction_update_error_when_applied), a ValidationException for the whole call
         # in it.
         got, theirs = ours[-1], reference[-1]
         named = [r for r in (got.get("reasons") or []) if r.get("Code") != "None"]

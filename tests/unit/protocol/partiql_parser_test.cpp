@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "protocol/partiql/parser.h"
+#include "protocol/partiql/statement_checks.h"
 
 namespace dynamod::partiql {
 namespace {
@@ -11,6 +12,15 @@ namespace {
 std::string parse_error(std::string_view text) {
   try {
     parse(text);
+  } catch (const ApiError& e) {
+    return e.message();
+  }
+  return "";
+}
+
+std::string check_error(std::string_view text) {
+  try {
+    check_parsed(parse(text));
   } catch (const ApiError& e) {
     return e.message();
   }
@@ -29,10 +39,11 @@ TEST_CASE("partiql parser: every statement form parses") {
           R"(SELECT * FROM "t"."idx" WHERE g = ? AND (a > 1 OR NOT b IS MISSING) AND c IN [1, 2] AND d NOT IN (3))",
           R"(SELECT * FROM t WHERE attribute_exists(a) = true AND size(s) >= 3 AND s IS NOT NULL AND t IS STRING)",
           R"(INSERT INTO "t" VALUE {'pk': 'a', 'n': -7, 'l': [1, .5e1], 'm': {'x': null}, 'ss': <<'a', 'b'>>, 'b': true})",
-          R"(UPDATE t SET a = a + 1, m.c = 'x' SET l = list_append(l, [2]) REMOVE b, c[0] WHERE pk = 'k' RETURNING ALL NEW *)",
+          R"(UPDATE t SET a = a + 1, m.c = 'x' SET l = list_append(l, [2]) REMOVE b REMOVE c[0] WHERE pk = 'k' RETURNING ALL NEW *)",
           R"(FROM t WHERE pk = ? SET ss = set_add(ss, <<'x'>>) REMOVE q)",
           R"(DELETE FROM t WHERE pk = 'k' AND a = 1 RETURNING ALL OLD *)",
           R"(EXISTS(SELECT * FROM t WHERE pk = 'k' AND a = 1))",
+          R"(SELECT a, "A", b.c, d[0] FROM t WHERE n = -0 AND m = 0.0)",
       }) {
     CAPTURE(text);
     CHECK(parse_error(text) == "");
@@ -96,6 +107,11 @@ TEST_CASE("partiql parser: grammar errors carry the parser's detail") {
       {"INSERT INTO t VALUES {'pk': 'a'}", "Unexpected token after expression"},
       {"SELECT * FROM t WHERE pk = 'a'; SELECT * FROM t", "Unexpected token after expression"},
       {"SELECT * FROM t WHERE a.inner = 1", "Invalid path dot component"},
+      // One path a REMOVE, as PartiQL's grammar has it.
+      {"UPDATE t REMOVE a, b WHERE pk = 'a'", "Unexpected token after expression"},
+      // A misspelt keyword reads as an alias, and the statement does not parse on.
+      {"UPDATE t REMOV a WHERE pk = 'a'", "Expected SET or REMOVE"},
+      {"DELETE FROM t WHER pk = 'a'", "Unexpected token after expression"},
       {"", ""},
   };
   for (const auto& [text, detail] : cases) {
@@ -127,6 +143,32 @@ TEST_CASE("partiql parser: forms refused with the service's own messages") {
     CAPTURE(text);
     CHECK(parse_error(text) == message);
   }
+}
+
+TEST_CASE("partiql parser: checks made once a statement is parsed") {
+  const std::pair<const char*, const char*> cases[] = {
+      // The names a select list returns (a nested path's last component) are distinct.
+      {R"(SELECT sk, pk, sk FROM "t")", "Duplicate identifiers in select clause: sk"},
+      {R"(SELECT a, m.a FROM "t")", "Duplicate identifiers in select clause: a"},
+      {R"(SELECT l[1], l[1] FROM "t")", "Duplicate identifiers in select clause: l[1]"},
+      // A negative zero decimal or float, at the number, under its place in the value.
+      {"INSERT INTO t VALUE {'pk': 'k', 'a': -0.0}", "Negative zero decimal is not supported under key root at 1:39:3"},
+      {"INSERT INTO t VALUE {'pk': 'k', 'a': {'b': [1, - 0e0]}}",
+       "Negative zero decimal is not supported under key root.b.1 at 1:50:3"},
+      {"SELECT * FROM t WHERE a = 1 AND b = <<-.0>>", "Negative zero decimal is not supported under key root at 1:40:2"},
+      // Number literals in the statement's order: the first that does not convert.
+      {"SELECT * FROM t WHERE a = [1e999, -0.0]",
+       "Number overflow. Attempting to store a number with magnitude larger than supported range under root[0]"},
+      {"SELECT * FROM t WHERE a = -0.0 AND b = 1e999", "Negative zero decimal is not supported under key root at 1:28:3"},
+      {R"(SELECT a, a FROM "t" WHERE b = -0.0)", "Duplicate identifiers in select clause: a"},
+  };
+  for (const auto& [text, message] : cases) {
+    CAPTURE(text);
+    CHECK(parse_error(text) == "");
+    CHECK(check_error(text) == message);
+  }
+  // An EXISTS returns nothing: its list is not looked at.
+  CHECK(check_error(R"(EXISTS(SELECT a, a FROM "t" WHERE pk = 'k' AND a = 1))") == "");
 }
 
 }  // namespace dynamod::partiql

@@ -7,6 +7,7 @@
 #include "protocol/expr/evaluate.h"
 #include "protocol/expr/update.h"
 #include "protocol/partiql/parser.h"
+#include "protocol/partiql/statement_checks.h"
 #include "protocol/partiql/translate.h"
 
 namespace dynamod::partiql {
@@ -34,13 +35,20 @@ TableSchema hash_table() {
   return t;
 }
 
-ReadPlan select(std::string_view text, const TableSchema& table, Inputs inputs = {}) {
+// As storage's prepare_statement: the statement checked once parsed, then translated.
+Statement checked(std::string_view text) {
   Statement s = parse(text);
+  check_parsed(s);
+  return s;
+}
+
+ReadPlan select(std::string_view text, const TableSchema& table, Inputs inputs = {}) {
+  Statement s = checked(text);
   return translate_select(s, std::get<Select>(s.body), table, inputs);
 }
 
 WritePlan write(std::string_view text, const TableSchema& table, Inputs inputs = {}) {
-  return translate_write(parse(text), table, inputs);
+  return translate_write(checked(text), table, inputs);
 }
 
 template <typename F>
@@ -86,10 +94,31 @@ TEST_CASE("partiql translate: a partition-key equality is a Query, anything else
 
   for (const char* scan : {"SELECT * FROM t", "SELECT * FROM t WHERE a = 1", "SELECT * FROM t WHERE pk IN ['a', 'b']",
                            "SELECT * FROM t WHERE pk = 'a' OR pk = 'b'", "SELECT * FROM t WHERE pk > 'a'",
-                           "SELECT * FROM t WHERE pk = 1"}) {
+                           "SELECT * FROM t WHERE g = 1"}) {
     CAPTURE(scan);
     CHECK_FALSE(select(scan, t).spec.key_condition);
   }
+
+  // A partition-key equality makes a Query whatever its type: the key's constants must be of
+  // its types, the sort key's first.
+  const std::string wrong = "Key attribute's data type should match its data type in table's schema: Key ";
+  CHECK(error_of([&] { select("SELECT * FROM t WHERE pk = 1", t); }) == wrong + "pk");
+  CHECK(error_of([&] { select("SELECT * FROM t WHERE pk = 1 AND sk > 'x'", t); }) == wrong + "sk");
+  CHECK(error_of([&] { select("SELECT * FROM t WHERE begins_with(sk, 'a') AND pk = 'p'", t); }) == wrong + "sk");
+  CHECK(error_of([&] { select(R"(SELECT * FROM "t"."gsi" WHERE g = 1)", t); }) == wrong + "g");
+  CHECK(error_of([&] { select("SELECT * FROM t WHERE pk = 'a' AND sk IN [1, 'x']", t); }) == "");  // IN is a filter
+
+  // A batch's SELECT names one item of the table, and is refused so before its key's types.
+  Inputs one_item;
+  one_item.one_item = kBatchSelectKey;
+  for (const char* other : {"SELECT * FROM t WHERE pk = 1", "SELECT * FROM t WHERE pk = 'a' AND sk = 1 AND a = 2",
+                            R"(SELECT * FROM "t"."lsi" WHERE pk = 'a' AND sk = 1)"}) {
+    CAPTURE(other);
+    CHECK(error_of([&] { select(other, t, one_item); }) == kBatchSelectKey);
+  }
+  CHECK(error_of([&] { select("SELECT * FROM t WHERE sk = 1 AND pk = 2", t, one_item); }) == wrong + "pk");
+  CHECK(error_of([&] { select("SELECT * FROM t WHERE pk = 'a' AND x < true", t, one_item); }) ==
+        "Incorrect operand type for operator or function; operator or function: <, operand type: BOOL");
 }
 
 TEST_CASE("partiql translate: ORDER BY, Limit and consistency") {
@@ -114,7 +143,7 @@ TEST_CASE("partiql translate: index reads") {
   CHECK(g.spec.key_condition->partition_name == "g");
   CHECK_FALSE(g.key);  // batches and transactions read tables only
 
-  CHECK(error_of([&] { select(R"(SELECT zzz, yyy, zzz FROM "t"."gsi" WHERE g = 'x')", t); }) ==
+  CHECK(error_of([&] { select(R"(SELECT zzz, yyy, zzz.x FROM "t"."gsi" WHERE g = 'x')", t); }) ==
         "One or more parameter values were invalid: Global secondary index gsi does not project [zzz, yyy]");
   CHECK(error_of([&] { select(R"(SELECT * FROM "t"."gsi" WHERE g = 'x' AND f = 1)", t); }) ==
         "One or more parameter values were invalid: Secondary index gsi does not project one or more filter "
@@ -128,6 +157,15 @@ TEST_CASE("partiql translate: index reads") {
   ReadPlan l = select(R"(SELECT data FROM "t"."lsi" WHERE pk = 'p' AND l = 5)", t, Inputs{{}, true});
   CHECK(l.spec.key_condition->sort->name == "l");
   CHECK(l.spec.projection_names == std::vector<std::string>{"data"});
+
+  // No path into an index's key, in the filter or the select list, whatever is read.
+  const std::string into_key = "Key attributes must be scalars; list random access '[]' and map lookup '.' are not "
+                               "allowed: IndexKey: ";
+  CHECK(error_of([&] { select(R"(SELECT * FROM "t" WHERE g[0] = 'x')", t); }) == into_key + "g");
+  CHECK(error_of([&] { select(R"(SELECT l.x FROM "t"."lsi" WHERE pk = 'p')", t); }) == into_key + "l");
+  CHECK(error_of([&] { select(R"(SELECT * FROM "t" WHERE pk = 'p' AND sk BETWEEN 2 AND 1)", t); }) ==
+        "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: "
+        "AttributeValue: {N:2}, upper bound operand: AttributeValue: {N:1}");
 }
 
 TEST_CASE("partiql translate: WHERE functions and predicates evaluate as DynamoDB's") {
@@ -173,6 +211,15 @@ TEST_CASE("partiql translate: function and operand misuse") {
        "Attempting to store more than 38 significant digits in a Number under root"},
       {"a = [1, 1e-131]",
        "Number underflow. Attempting to store a number with magnitude smaller than supported range under root[1]"},
+      // BETWEEN bounds known from the statement: one type, in order (the sort key's too).
+      {"x BETWEEN 3 AND 'a'",
+       "The BETWEEN operator requires same data type for lower and upper bounds; lower bound operand: "
+       "AttributeValue: {N:3}, upper bound operand: AttributeValue: {S:a}"},
+      {"NOT (x BETWEEN 'b' AND 'a')",
+       "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: "
+       "AttributeValue: {S:b}, upper bound operand: AttributeValue: {S:a}"},
+      // No path into a key attribute, the table's or an index's.
+      {"pk.a = 1", "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: pk"},
   };
   for (const auto& [where, message] : cases) {
     CAPTURE(where);
@@ -292,6 +339,15 @@ TEST_CASE("partiql translate: DELETE and EXISTS") {
   CHECK(
       error_of([&] { write("DELETE FROM h WHERE pk = 'k' RETURNING MODIFIED OLD *", t); }) ==
       "Invalid returning clause: RETURNING MODIFIED OLD *. Only RETURNING ALL OLD * is allowed in DELETE statements.");
+
+  // The statement's expressions are looked at first, then an index, then the key, then RETURNING.
+  CHECK(error_of([&] { write("DELETE FROM h WHERE a = 1 RETURNING MODIFIED OLD *", t); }) == kWhereKeys);
+  CHECK(error_of([&] { write("DELETE FROM h WHERE a < true", t); }) ==
+        "Incorrect operand type for operator or function; operator or function: <, operand type: BOOL");
+  CHECK(error_of([&] { write(R"(UPDATE "h"."i" SET s = set_add(s, 'x') WHERE a = 1)", t); }) ==
+        "The second argument to SET_ADD must be a value with type SET at 1:32:1");
+  CHECK(error_of([&] { write(R"(UPDATE "h"."i" SET a = 1 WHERE a = 1)", t); }) ==
+        "This operation is not supported on an index");
 
   WritePlan e = write("EXISTS(SELECT * FROM h WHERE pk = 'k' AND a = 2)", t);
   CHECK(std::get<DeleteItemRequest>(e.request).key->find("pk") != nullptr);

@@ -1,0 +1,30 @@
+#pragma once
+// PartiQL's own words for a key attribute a statement leaves out or gives a
+// value of the wrong type (DynamoDB Local's texts and order; the documentation
+// is silent, and the JSON API words these otherwise):
+//   "Key attribute should be present in the item: Key sk"
+//   "Key attribute's data type should match its data type in table's schema: Key pk"
+
+#include <vector>
+
+#include "protocol/partiql/values.h"
+#include "protocol/table_schema.h"
+
+namespace dynamod::partiql {
+
+// An INSERT's item: each key attribute present and of its type, the partition
+// key first (before its value is looked at: an empty one is named after).
+void check_item_key(const Item& item, const KeyDef& key);
+
+// The key an UPDATE, DELETE or EXISTS names: of the key's types, the sort key
+// first.
+void check_named_key(const Item& key, const KeyDef& def);
+
+// A SELECT that reads one partition (an equality on the partition key of the
+// table or index read, whatever its type): the constants its top-level terms
+// compare with the sort key (= < <= > >=, BETWEEN, begins_with), then the
+// partition key's, of the key's types.
+void check_query_key(const Statement& s, const std::vector<NodeId>& terms, const KeyDef& key,
+                     const Parameters& parameters);
+
+}  // namespace dynamod::partiql

@@ -1,0 +1,99 @@
+#include "protocol/partiql/statement_checks.h"
+
+#include <algorithm>
+#include <set>
+
+#include "protocol/api_error.h"
+#include "protocol/attribute_json.h"
+#include "protocol/number.h"
+
+namespace dynamod::partiql {
+namespace {
+
+void check_select_names(const Select& select) {
+  if (!select.projection) return;
+  std::set<std::string_view> seen;
+  for (const SelectItem& item : *select.projection) {
+    if (!seen.insert(item.name).second) {
+      throw ApiError::validation("Duplicate identifiers in select clause: " + item.name);
+    }
+  }
+}
+
+// Where a literal sits inside the value it belongs to: the member names and
+// element numbers from that value down (a bag's members sit where the bag does).
+struct Place {
+  std::optional<NodeId> parent;
+  std::string key;         // a struct member's name
+  std::size_t index = 0;  // a list element's number
+};
+
+std::vector<Place> places(const Statement& s) {
+  std::vector<Place> out(s.nodes.size());
+  // Each attribute of an INSERT's item is a value of its own.
+  const auto* insert = std::get_if<Insert>(&s.body);
+  for (NodeId id = 0; id < s.nodes.size(); ++id) {
+    const Node& n = s.node(id);
+    if (n.kind != NodeKind::List && n.kind != NodeKind::Struct && n.kind != NodeKind::Bag) continue;
+    if (insert && insert->value == id) continue;
+    for (std::size_t i = 0; i < n.children.size(); ++i) {
+      Place& p = out[n.children[i]];
+      p.parent = id;
+      if (n.kind == NodeKind::Struct) p.key = n.keys[i];
+      p.index = i;
+    }
+  }
+  return out;
+}
+
+// The literal's place as the number errors write it (root.m[1]) and as the
+// negative zero error does (root.m.1).
+std::pair<std::string, std::string> where(const Statement& s, const std::vector<Place>& at, NodeId id) {
+  std::string brackets, dots;
+  for (std::optional<NodeId> n = id; at[*n].parent; n = at[*n].parent) {
+    const Place& p = at[*n];
+    const NodeKind container = s.node(*p.parent).kind;
+    if (container == NodeKind::Bag) continue;
+    const std::string name = container == NodeKind::List ? std::to_string(p.index) : p.key;
+    brackets.insert(0, container == NodeKind::List ? "[" + name + "]" : "." + name);
+    dots.insert(0, "." + name);
+  }
+  return {"root" + brackets, "root" + dots};
+}
+
+bool negative_zero_decimal(const std::string& text, const Number& n) {
+  return n.is_zero() && text.starts_with('-') && text.find_first_of(".eE") != std::string::npos;
+}
+
+void check_numbers(const Statement& s) {
+  std::vector<NodeId> numbers;
+  for (NodeId id = 0; id < s.nodes.size(); ++id) {
+    if (s.node(id).kind == NodeKind::Number) numbers.push_back(id);
+  }
+  std::sort(numbers.begin(), numbers.end(), [&](NodeId a, NodeId b) {
+    const Position& x = s.node(a).pos;
+    const Position& y = s.node(b).pos;
+    return std::pair(x.line, x.column) < std::pair(y.line, y.column);
+  });
+  const std::vector<Place> at = places(s);
+  for (NodeId id : numbers) {
+    const Node& n = s.node(id);
+    auto parsed = Number::parse(n.text);
+    if (!parsed.number) {
+      throw ApiError::validation(number_error(parsed.error, n.text).message() + " under " + where(s, at, id).first);
+    }
+    if (negative_zero_decimal(n.text, *parsed.number)) {
+      throw ApiError::validation("Negative zero decimal is not supported under key " + where(s, at, id).second +
+                                 n.pos.suffix());
+    }
+  }
+}
+
+}  // namespace
+
+void check_parsed(const Statement& s) {
+  if (const auto* select = std::get_if<Select>(&s.body)) check_select_names(*select);
+  check_numbers(s);
+}
+
+}  // namespace dynamod::partiql

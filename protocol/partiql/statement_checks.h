@@ -1,0 +1,20 @@
+#pragma once
+// Checks the service makes on a statement once it is parsed, before it looks
+// at the table, the parameters or the meaning of the WHERE clause; in a
+// transaction, statement by statement as part of each one's validation
+// (DynamoDB Local's order; the documentation is silent):
+//   - the names a SELECT's list returns are distinct ("SELECT a, m.a" returns
+//     two `a`): "Duplicate identifiers in select clause: a" (an EXISTS returns
+//     nothing: its list is not looked at);
+//   - every number literal converts, the first in the statement's order: the
+//     number errors "... under root[1]", and a negative zero written as a
+//     decimal or float (-0.0, -0e0; -0 is an integer and fine):
+//     "Negative zero decimal is not supported under key root.1 at 1:67:3".
+
+#include "protocol/partiql/ast.h"
+
+namespace dynamod::partiql {
+
+void check_parsed(const Statement& s);
+
+}  // namespace dynamod::partiql
