@@ -6,6 +6,7 @@
 #include "protocol/expr/projection.h"
 #include "protocol/json_writer.h"
 #include "protocol/partiql/item_json.h"
+#include "protocol/partiql/key_types.h"
 #include "protocol/partiql/parser.h"
 
 namespace dynamod::ops {
@@ -82,8 +83,19 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
     std::optional<PreparedStatement> prepared;
     try {
       prepared = prepare_statement(store, scope, s, inputs);
-    } catch (const ApiError& e) {
+    } catch (ApiError& e) {
       if (e.code() != ErrorCode::ValidationException) throw;
+      if (!t.reads && partiql::is_key_error(e)) {
+        // A write's key missing or of the wrong type cancels the transaction
+        // once every statement has been checked, with a ValidationError
+        // reason, as a TransactWriteItems action's key does (DynamoDB Local;
+        // the service's reasons are the statements' own errors).
+        PreparedTransaction::Action failed;
+        failed.kind = action_kind(s.kind());
+        failed.validation_error = std::move(e);
+        t.writes.actions.push_back(std::move(failed));
+        continue;
+      }
       throw ApiError::validation(prefix(i) + e.message());
     }
     // (After the statement's own errors, DELETE's invalid RETURNING among them.)

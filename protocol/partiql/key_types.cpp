@@ -6,9 +6,10 @@
 namespace dynamod::partiql {
 namespace {
 
-[[noreturn]] void wrong_type(const std::string& name) {
-  throw ApiError::validation("Key attribute's data type should match its data type in table's schema: Key " + name);
-}
+constexpr std::string_view kMissing = "Key attribute should be present in the item: Key ";
+constexpr std::string_view kWrongType = "Key attribute's data type should match its data type in table's schema: Key ";
+
+[[noreturn]] void wrong_type(const std::string& name) { throw ApiError::validation(std::string(kWrongType) + name); }
 
 void check_type(const AttributeValue& v, const KeyElement& element) {
   if (v.type() != to_attribute_type(element.type)) wrong_type(element.name);
@@ -49,7 +50,7 @@ void check_item_key(const Item& item, const KeyDef& key) {
   for (const KeyElement* element : {&key.partition, key.sort ? &*key.sort : nullptr}) {
     if (element == nullptr) continue;
     const AttributeValue* v = item.find(element->name);
-    if (v == nullptr) throw ApiError::validation("Key attribute should be present in the item: Key " + element->name);
+    if (v == nullptr) throw ApiError::validation(std::string(kMissing) + element->name);
     check_type(*v, *element);
   }
 }
@@ -74,6 +75,11 @@ void check_query_key(const Statement& s, const std::vector<NodeId>& terms, const
     }
   }
   check_type(*partition, key.partition);
+}
+
+bool is_key_error(const ApiError& e) {
+  return e.code() == ErrorCode::ValidationException &&
+         (e.message().starts_with(kMissing) || e.message().starts_with(kWrongType));
 }
 
 }  // namespace dynamod::partiql

@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "protocol/api_error.h"
 #include "protocol/partiql/values.h"
 #include "protocol/table_schema.h"
 
@@ -26,5 +27,9 @@ void check_named_key(const Item& key, const KeyDef& def);
 // partition key's, of the key's types.
 void check_query_key(const Statement& s, const std::vector<NodeId>& terms, const KeyDef& key,
                      const Parameters& parameters);
+
+// Whether `e` is one of the two errors above (a transaction cancels for them,
+// with a ValidationError reason, instead of failing as a whole).
+bool is_key_error(const ApiError& e);
 
 }  // namespace dynamod::partiql

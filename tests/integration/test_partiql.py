@@ -980,6 +980,29 @@ def test_transaction_duplicate_insert_reason(dynamodb, t):
     assert reasons_of(info.value)[1] == {"Code": "DuplicateItem", "Message": DUP_ITEM_MSG}
 
 
+# A write whose key is missing or of the wrong type cancels the transaction, with a ValidationError
+# reason for that statement and None for the others, once every statement has been checked; no
+# statement applies (as a TransactWriteItems action's key; the docs: the reasons are "the errors
+# from the individual singleton operations"; DynamoDB Local's texts).
+KEY_TYPE = "Key attribute's data type should match its data type in table's schema: Key %s"
+
+
+@pytest.mark.parametrize("statements,codes,message", [
+    (["UPDATE R SET a = 1 WHERE pk = 'K' AND sk = 'one'"], ["ValidationError"], KEY_TYPE % "sk"),
+    (["UPDATE R SET a = 1 WHERE pk = 'K' AND sk = 1", "DELETE FROM R WHERE pk = 1 AND sk = 2"],
+     ["None", "ValidationError"], KEY_TYPE % "pk"),
+    (["INSERT INTO R VALUE {'pk': 'K'}", "UPDATE R SET a = 1 WHERE pk = 'K' AND sk = 1"],
+     ["ValidationError", "None"], "Key attribute should be present in the item: Key sk"),
+], ids=["update-sort-key", "second-statement", "insert-missing-sort-key"])
+def test_transaction_key_errors_cancel(dynamodb, t, statements, codes, message):
+    k = uid("tke")
+    put(dynamodb, t.r, {"pk": S(k), "sk": N("1")})
+    stmts = [stmt.replace(" R ", " %s " % q(t.r)).replace("'K'", "'%s'" % k) for stmt in statements]
+    error = expect_cancelled(lambda: et(dynamodb, stmts), codes)
+    assert [r.get("Message") for r in reasons_of(error) if r["Code"] != "None"] == [message]
+    assert get(dynamodb, t.r, {"pk": S(k), "sk": N("1")}) == {"pk": S(k), "sk": N("1")}
+
+
 # A write without its full key is refused as every statement's validation is, naming the
 # statement (the pinned texts of test_transaction_validation); a TransactionCanceledException
 # carries CancellationReasons (API reference), which DynamoDB Local's answer has none of.
