@@ -49,7 +49,7 @@ std::optional<ApiError> admit_transaction(OperationContext& ctx, const ops::Prep
   if (!ctx.throttler.enabled()) return std::nullopt;
   return admit_actions(transaction.actions.size(), [&](std::size_t i) -> std::optional<ApiError> {
     const auto& action = transaction.actions[i];
-    if (action.validation_error) return std::nullopt;  // cancelled for that reason later
+    if (!action.prepared()) return std::nullopt;  // cancelled for a validation error later
     const ops::ItemLocation& at = action.write().location;
     return admit_write(ctx, *at.table, &at.key.partition);
   });

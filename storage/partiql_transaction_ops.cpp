@@ -87,14 +87,20 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
       if (e.code() != ErrorCode::ValidationException) throw;
       if (!t.reads && partiql::is_key_error(e)) {
         // A write's key missing or of the wrong type cancels the transaction
-        // once every statement has been checked, with a ValidationError
-        // reason, as a TransactWriteItems action's key does (DynamoDB Local;
-        // the service's reasons are the statements' own errors).
+        // with a ValidationError reason for it and None for the others, as a
+        // TransactWriteItems action's key does; the statements after it are
+        // not looked at (DynamoDB Local; the service's reasons are the
+        // statements' own errors).
         PreparedTransaction::Action failed;
         failed.kind = action_kind(s.kind());
         failed.validation_error = std::move(e);
         t.writes.actions.push_back(std::move(failed));
-        continue;
+        for (std::size_t rest = i + 1; rest < parsed.size(); ++rest) {
+          PreparedTransaction::Action unchecked;
+          unchecked.kind = action_kind(parsed[rest].kind());
+          t.writes.actions.push_back(std::move(unchecked));
+        }
+        break;
       }
       throw ApiError::validation(prefix(i) + e.message());
     }

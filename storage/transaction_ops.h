@@ -24,6 +24,9 @@ struct PreparedTransaction {
     std::optional<PreparedDelete> del;  // also ConditionCheck
     std::optional<PreparedUpdate> update;
     std::optional<ApiError> validation_error;  // found while preparing
+    // False for an action left unprepared because one before it failed
+    // (validation_error), which cancels the transaction before it is reached.
+    bool prepared() const { return put || update || del; }
     const PreparedWrite& write() const {
       return put ? put->write : update ? update->write : del->write;
     }

@@ -981,7 +981,7 @@ def test_transaction_duplicate_insert_reason(dynamodb, t):
 
 
 # A write whose key is missing or of the wrong type cancels the transaction, with a ValidationError
-# reason for that statement and None for the others, once every statement has been checked; no
+# reason for that statement and None for the others (the statements are checked in order); no
 # statement applies (as a TransactWriteItems action's key; the docs: the reasons are "the errors
 # from the individual singleton operations"; DynamoDB Local's texts).
 KEY_TYPE = "Key attribute's data type should match its data type in table's schema: Key %s"
@@ -993,7 +993,12 @@ KEY_TYPE = "Key attribute's data type should match its data type in table's sche
      ["None", "ValidationError"], KEY_TYPE % "pk"),
     (["INSERT INTO R VALUE {'pk': 'K'}", "UPDATE R SET a = 1 WHERE pk = 'K' AND sk = 1"],
      ["ValidationError", "None"], "Key attribute should be present in the item: Key sk"),
-], ids=["update-sort-key", "second-statement", "insert-missing-sort-key"])
+    # The statements after it are not looked at: their own errors are not named.
+    (["INSERT INTO R VALUE {'pk': 'K'}", "UPDATE R SET a = 1 WHERE pk = 'K' AND sk = 1 AND b BETWEEN 1 AND 'z'"],
+     ["ValidationError", "None"], "Key attribute should be present in the item: Key sk"),
+    (["INSERT INTO R VALUE {'pk': 'K', 'sk': 'x'}", "INSERT INTO \"nothere-at-all\" VALUE {'pk': 'K', 'sk': 1}"],
+     ["ValidationError", "None"], KEY_TYPE % "sk"),
+], ids=["update-sort-key", "second-statement", "insert-missing-sort-key", "later-error", "later-missing-table"])
 def test_transaction_key_errors_cancel(dynamodb, t, statements, codes, message):
     k = uid("tke")
     put(dynamodb, t.r, {"pk": S(k), "sk": N("1")})

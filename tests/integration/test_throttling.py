@@ -393,3 +393,17 @@ def test_transact_write_on_demand_hot_key(throttled):
             return
         assert time.monotonic() < deadline, "out of time"
     pytest.fail("the transaction never ran in the throttled second (5 attempts)")
+
+
+# An ExecuteTransaction cancelled for a statement's key leaves the statements after it unprepared;
+# the throttle looks at what was prepared only, and the key's reason is named.
+def test_execute_transaction_key_error_with_throttle(throttled):
+    t = throttled
+    rh.create_table(t.client, "KeyT")
+    statements = [{"Statement": "INSERT INTO \"KeyT\" VALUE {'pk': 1}"},
+                  {"Statement": "INSERT INTO \"KeyT\" VALUE {'pk': 'b'}"}]
+    error = expect_cancelled(lambda: t.client.execute_transaction(TransactStatements=statements),
+                             ["ValidationError", "None"])
+    assert error.response["CancellationReasons"][0]["Message"] == (
+        "Key attribute's data type should match its data type in table's schema: Key pk")
+    assert "Item" not in t.client.get_item(TableName="KeyT", Key={"pk": S("b")}, ConsistentRead=True)
