@@ -186,7 +186,7 @@ void check_key_paths(const TableSchema& table, const ReadSpec& spec,
 // the service names them: it puts the attributes asked for in a
 // java.util.HashSet, a ProjectionExpression's last to first and AttributesToGet
 // first to last, and lists the missing ones in the set's order (DynamoDB
-// Local, probed at random with up to 16 names; tests/unit/protocol).
+// Local, probed at random with up to 16 names; test_query.py).
 std::string not_projected_in_service_order(const ReadParameters& r, const TableSchema& table, const ReadSpec& spec) {
   std::vector<std::string_view> roots;
   if (spec.projection) {
