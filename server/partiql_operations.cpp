@@ -73,7 +73,7 @@ awaitable<Reply> execute_statement(OperationContext& ctx, json::object body) {
   inputs.parameters = std::move(request.statement.parameters);
   inputs.consistent_read = request.statement.consistent_read;
   inputs.limit = request.limit;
-  if (request.next_token) inputs.start_key = partiql::decode_next_token(*request.next_token);
+  inputs.next_token = std::move(request.next_token);
   inputs.return_old_on_condition_failure = request.statement.return_old_on_condition_failure;
   ops::PreparedStatement prepared = ops::prepare_statement(ctx.store, ctx.scope, statement, inputs);
   ctx.table_name = prepared.table->schema.name;

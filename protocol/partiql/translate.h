@@ -31,7 +31,9 @@ struct Inputs {
   Parameters parameters;
   bool consistent_read = false;
   std::optional<std::int64_t> limit;
-  std::optional<Item> start_key;  // from NextToken
+  // As sent: a SELECT reads it once the statement, its parameters and its
+  // table have passed (DynamoDB Local), and anything else ignores it.
+  std::optional<std::string> next_token;
   bool return_old_on_condition_failure = false;
   // A batch's or a transaction's SELECT: an equality on each attribute of the
   // table's primary key and nothing else, else this refusal (kBatchSelectKey,

@@ -8,6 +8,7 @@
 #include "protocol/partiql/condition.h"
 #include "protocol/partiql/key_types.h"
 #include "protocol/partiql/keys.h"
+#include "protocol/partiql/next_token.h"
 #include "protocol/partiql/translate.h"
 
 namespace dynamod::partiql {
@@ -147,6 +148,8 @@ void check_start_key(const Item& start, const TableSchema& table, const ReadSpec
 ReadPlan translate_select(const Statement& s, const Select& select, const TableSchema& table, const Inputs& inputs) {
   ReadPlan plan;
   ReadSpec& spec = plan.spec;
+  std::optional<Item> start_key;
+  if (inputs.next_token) start_key = decode_next_token(*inputs.next_token);
   if (select.from.index) {
     // One item is read from the table, before any index is looked for.
     if (inputs.one_item) fail(std::string(*inputs.one_item));
@@ -182,9 +185,9 @@ ReadPlan translate_select(const Statement& s, const Select& select, const TableS
   order_by(select, spec);
   spec.limit = inputs.limit;
   spec.consistent = inputs.consistent_read;
-  if (inputs.start_key) {
-    check_start_key(*inputs.start_key, table, spec);
-    spec.exclusive_start_key = inputs.start_key;
+  if (start_key) {
+    check_start_key(*start_key, table, spec);
+    spec.exclusive_start_key = std::move(start_key);
   }
   if (spec.index == nullptr) {
     auto key = split_key_terms(s, terms, table.key, inputs.parameters, true);

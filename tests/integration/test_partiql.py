@@ -312,6 +312,28 @@ def test_select_bad_next_token(dynamodb, t):
     expect_error(lambda: run(dynamodb, "SELECT * FROM %s" % q(t.h), NextToken="garbage"), "ValidationException")
 
 
+# A SELECT reads its NextToken once the statement, its parameters and its table have passed, and
+# a write ignores one (DynamoDB Local; the documentation is silent).
+MADE_UP_TOKEN = "bWFkZSB1cA=="
+
+
+@pytest.mark.parametrize("stmt,code,message", [
+    ("SELECT * FROM TBL WHERE pk = ?", "ValidationException",
+     "Number of parameters in request and statement don't match."),
+    ("SELECT a, a FROM TBL", "ValidationException", "Duplicate identifiers in select clause: a"),
+    ("SELECT * FROM MISSING", "ResourceNotFoundException", None),
+], ids=["parameter-count", "select-list", "missing-table"])
+def test_next_token_read_after_the_statement(dynamodb, t, stmt, code, message):
+    stmt = stmt.replace("TBL", q(t.h)).replace("MISSING", q(h.unique_name("missing")))
+    expect_error(lambda: run(dynamodb, stmt, NextToken=MADE_UP_TOKEN), code, message)
+
+
+def test_next_token_ignored_by_a_write(dynamodb, t):
+    k = uid("ntw")
+    run(dynamodb, "INSERT INTO %s VALUE {'pk': '%s'}" % (q(t.h), k), NextToken=MADE_UP_TOKEN)
+    assert get(dynamodb, t.h, {"pk": S(k)}) == {"pk": S(k)}
+
+
 # ExecuteStatement reports ConsumedCapacity when asked (a 1-item strongly consistent read = 1 RCU).
 @dev("ExecuteStatement never returns ConsumedCapacity")
 def test_select_consumed_capacity(dynamodb, t):
