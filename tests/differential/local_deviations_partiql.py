@@ -58,11 +58,16 @@ def forgive_messages(our_page, their_page):
 
 
 def forgive_partiql(operation, request, ours, reference, answered=None):
+    """The PartiQL deviations (see forgive_local); returns the two answers."""
     if (operation == "batch_execute_statement state" and isinstance(answered, list)
             and answered[-1].get("message") == "Provided list of item keys contains duplicates"):
         # It runs a batch it refuses for naming one item twice (test_batch_same_item_twice_writes_nothing).
         reference["Items"] = ours["Items"]
-        return
+        return ours, reference
+    if (operation == "execute_statement" and isinstance(ours, list)
+            and "does not project one or more filter attributes" in str(ours[-1].get("message"))):
+        # It lets a SELECT filter on what an index does not project (test_select_index_unprojected_filter).
+        return reference, reference
     both = list(zip(ours, reference)) if isinstance(ours, list) and isinstance(reference, list) else []
     every_page = [page for answer in (ours, reference)
                   for page in (answer if isinstance(answer, list) else [answer] + answer.get("Pages", []))]
@@ -111,3 +116,4 @@ def forgive_partiql(operation, request, ours, reference, answered=None):
             and reference[-1].get("error") == "InternalFailure"):
         # It fails ORDER BY ... DESC with an internal error, a whole batch with it (test_select_order_by_desc).
         reference[:] = ours
+    return ours, reference
