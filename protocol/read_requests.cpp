@@ -188,17 +188,21 @@ void check_key_paths(const TableSchema& table, const ReadSpec& spec,
 // first to last, and lists the missing ones in the set's order (DynamoDB
 // Local, probed at random with up to 16 names; test_query.py).
 std::string not_projected_in_service_order(const ReadParameters& r, const TableSchema& table, const ReadSpec& spec) {
+  // Most projections ask only for what the index holds: no list to order.
+  if (!spec.projection || std::all_of(spec.projection->begin(), spec.projection->end(), [&](const expr::Path& p) {
+        return table.projects(*spec.index, p.root());
+      })) {
+    return {};
+  }
   std::vector<std::string_view> roots;
-  if (spec.projection) {
-    roots.reserve(spec.projection->size());
-    auto add = [&roots](const expr::Path& p) {
-      if (std::find(roots.begin(), roots.end(), p.root()) == roots.end()) roots.push_back(p.root());
-    };
-    if (r.projection_expression) {
-      std::for_each(spec.projection->rbegin(), spec.projection->rend(), add);
-    } else {
-      std::for_each(spec.projection->begin(), spec.projection->end(), add);
-    }
+  roots.reserve(spec.projection->size());
+  auto add = [&roots](const expr::Path& p) {
+    if (std::find(roots.begin(), roots.end(), p.root()) == roots.end()) roots.push_back(p.root());
+  };
+  if (r.projection_expression) {
+    std::for_each(spec.projection->rbegin(), spec.projection->rend(), add);
+  } else {
+    std::for_each(spec.projection->begin(), spec.projection->end(), add);
   }
   expr::java_hash_set_iteration_order(roots);
   std::string list;

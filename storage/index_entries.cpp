@@ -14,7 +14,8 @@ namespace {
 
 constexpr std::string_view kNotValid = "One or more parameter values are not valid. ";
 
-void check_key(const KeyElement& k, bool is_sort, const IndexSchema& index, const Item& item, bool by_update) {
+void check_key(const KeyElement& k, bool is_sort, const IndexSchema& index, const Item& item,
+               bool by_update_expression) {
   const AttributeValue* v = item.find(k.name);
   if (v == nullptr) return;
   if (v->type() != to_attribute_type(k.type)) {
@@ -25,7 +26,7 @@ void check_key(const KeyElement& k, bool is_sort, const IndexSchema& index, cons
   std::size_t size = v->type() == AttributeType::S ? v->as_string().size()
                      : v->type() == AttributeType::B ? v->as_binary().size()
                                                      : 0;
-  if (by_update && (v->type() == AttributeType::S || v->type() == AttributeType::B) && size == 0) {
+  if (by_update_expression && (v->type() == AttributeType::S || v->type() == AttributeType::B) && size == 0) {
     // An update words it its own way, without naming the index.
     throw ApiError::validation(std::string(kNotValid) +
                                "The update expression attempted to update a secondary index key to a value that is "
@@ -43,7 +44,7 @@ void check_key(const KeyElement& k, bool is_sort, const IndexSchema& index, cons
 
 }  // namespace
 
-void check_index_keys(const TableSchema& table, const Item& item, bool by_update) {
+void check_index_keys(const TableSchema& table, const Item& item, bool by_update_expression) {
   // When several indexes key on one attribute, the service names the first by name.
   std::vector<const IndexSchema*> by_name;
   for (const auto* family : {&table.local_indexes, &table.global_indexes}) {
@@ -53,8 +54,8 @@ void check_index_keys(const TableSchema& table, const Item& item, bool by_update
   }
   std::sort(by_name.begin(), by_name.end(), [](const auto* a, const auto* b) { return a->name < b->name; });
   for (const IndexSchema* index : by_name) {
-    check_key(index->key.partition, false, *index, item, by_update);
-    if (index->key.sort) check_key(*index->key.sort, true, *index, item, by_update);
+    check_key(index->key.partition, false, *index, item, by_update_expression);
+    if (index->key.sort) check_key(*index->key.sort, true, *index, item, by_update_expression);
   }
 }
 

@@ -33,10 +33,10 @@ struct Entry {
 };
 
 // The service's ValidationException for an index key attribute of the wrong
-// type, an empty one, or one over the key size limits. `by_update`: the item
-// results from an UpdateItem (the service words the empty-value case
-// differently then).
-void check_index_keys(const TableSchema& table, const Item& item, bool by_update = false);
+// type, an empty one, or one over the key size limits. `by_update_expression`:
+// the item results from an UpdateExpression (the service words the empty-value
+// case differently then).
+void check_index_keys(const TableSchema& table, const Item& item, bool by_update_expression = false);
 
 // True if `item` has both key attributes of `index` (secondary indexes are sparse).
 bool in_index(const IndexSchema& index, const Item& item);

@@ -51,10 +51,11 @@ std::size_t java_hash_bucket(std::string_view key, std::size_t count) {
 }
 
 void java_hash_set_iteration_order(std::vector<std::string_view>& keys) {
-  const std::size_t count = keys.size();
-  std::stable_sort(keys.begin(), keys.end(), [count](std::string_view a, std::string_view b) {
-    return java_hash_bucket(a, count) < java_hash_bucket(b, count);
-  });
+  std::vector<std::pair<std::size_t, std::string_view>> buckets;
+  buckets.reserve(keys.size());
+  for (std::string_view k : keys) buckets.emplace_back(java_hash_bucket(k, keys.size()), k);
+  std::stable_sort(buckets.begin(), buckets.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = buckets[i].second;
 }
 
 }  // namespace dynamod::expr

@@ -18,21 +18,18 @@ constexpr std::size_t kMaxNameLength = 65535;
 }  // namespace
 
 std::string java_hash_set_order(const std::vector<std::string_view>& keys) {
-  std::vector<std::pair<std::size_t, std::string_view>> order;
-  order.reserve(keys.size());
-  for (auto k : keys) order.emplace_back(java_hash_bucket(k, keys.size()), k);
   // Within a bucket Java keeps insertion (request) order, which the decoded
   // map no longer has; shorter-then-lexicographic matches the usual
   // ":k4, :k18" order of generated keys.
-  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
-    if (a.first != b.first) return a.first < b.first;
-    if (a.second.size() != b.second.size()) return a.second.size() < b.second.size();
-    return a.second < b.second;
+  std::vector<std::string_view> order = keys;
+  std::sort(order.begin(), order.end(), [](std::string_view a, std::string_view b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
   });
+  java_hash_set_iteration_order(order);
   std::string out = "{";
   for (std::size_t i = 0; i < order.size(); ++i) {
     if (i) out += ", ";
-    out += order[i].second;
+    out += order[i];
   }
   out += "}";
   return out;

@@ -5,7 +5,6 @@
 #include <charconv>
 #include <iterator>
 
-
 namespace dynamod::partiql {
 namespace {
 

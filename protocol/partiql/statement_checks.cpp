@@ -75,16 +75,17 @@ void check_numbers(const Statement& s) {
     const Position& y = s.node(b).pos;
     return std::pair(x.line, x.column) < std::pair(y.line, y.column);
   });
-  const std::vector<Place> at = places(s);
   for (NodeId id : numbers) {
     const Node& n = s.node(id);
     auto parsed = Number::parse(n.text);
+    // (Where a literal sits is worked out only for the one refused.)
     if (!parsed.number) {
-      throw ApiError::validation(number_error(parsed.error, n.text).message() + " under " + where(s, at, id).first);
+      throw ApiError::validation(number_error(parsed.error, n.text).message() + " under " +
+                                 where(s, places(s), id).first);
     }
     if (negative_zero_decimal(n.text, *parsed.number)) {
-      throw ApiError::validation("Negative zero decimal is not supported under key " + where(s, at, id).second +
-                                 n.pos.suffix());
+      throw ApiError::validation("Negative zero decimal is not supported under key " +
+                                 where(s, places(s), id).second + n.pos.suffix());
     }
   }
 }
