@@ -56,10 +56,24 @@ QueryRequest decode_query(json::object body);
 ScanRequest decode_scan(json::object body);
 
 // A validated read, ready for the storage layer.
+// PartiQL's ORDER BY: DynamoDB reads a page in key order, then reverses, when
+// asked, the order of the partitions it holds and the order of each
+// partition's items (DynamoDB Local; the service ignores ORDER BY across
+// pages as well: aws-sdk-go-v2 issue 2917).
+struct PageOrder {
+  bool partitions_descending = false;
+  bool sort_descending = false;
+};
+
 struct ReadSpec {
   const IndexSchema* index = nullptr;  // into the schema given to validate_*; null: the table
   KeyDef key;                          // the key of what is read (table or index)
   std::optional<expr::KeyCondition> key_condition;  // Query
+  // PartiQL's `pk IN (..)`: the partitions a Query reads one after the other,
+  // in key order, Limit and pages running on across them (the key
+  // condition's partition is the first); empty: the key condition's alone.
+  std::vector<AttributeValue> partitions;
+  std::optional<PageOrder> page_order;
   expr::Condition filter;                           // empty: none
   std::optional<std::vector<expr::Path>> projection;
   // PartiQL's select list: when set (one name per projected path), each path's

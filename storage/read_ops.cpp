@@ -1,5 +1,8 @@
 #include "storage/read_ops.h"
 
+#include <algorithm>
+#include <span>
+
 #include "metering/capacity.h"
 #include "protocol/attribute_json.h"
 #include "protocol/expr/evaluate.h"
@@ -70,12 +73,13 @@ class Page {
     if (spec_.filter.empty() || expr::evaluate(spec_.filter, &*item)) {
       ++count_;
       if (spec_.select != Select::Count) {
+        JsonWriter& out = spec_.page_order ? held_.emplace_back(partition_of(returned)).json : out_;
         if (spec_.projection) {
-          encode_item(out_, spec_.projection_names.empty()
-                                ? expr::project(*item, *spec_.projection)
-                                : expr::project_named(*item, *spec_.projection, spec_.projection_names));
+          encode_item(out, spec_.projection_names.empty()
+                               ? expr::project(*item, *spec_.projection)
+                               : expr::project_named(*item, *spec_.projection, spec_.projection_names));
         } else {
-          items::write_json(out_, returned, names_);
+          items::write_json(out, returned, names_);
         }
       }
     }
@@ -85,6 +89,7 @@ class Page {
   ReadResult finish(bool stopped_early) {
     ReadResult result;
     if (spec_.select != Select::Count) {
+      if (spec_.page_order) write_in_page_order();
       out_.end_array();
       result.items_json = out_.take();
     }
@@ -121,6 +126,34 @@ class Page {
     return record;
   }
 
+  // An item of a page that ORDER BY sorts, rendered, with its partition key.
+  struct HeldItem {
+    explicit HeldItem(AttributeValue p) : partition(std::move(p)) {}
+    AttributeValue partition;
+    JsonWriter json;
+  };
+
+  AttributeValue partition_of(std::string_view record) const {
+    Item item = items::decode(record, names_);
+    return *item.find(target_.key().partition.name);
+  }
+
+  // The held items, read in key order, with their partitions and each
+  // partition's items reversed as ORDER BY asks.
+  void write_in_page_order() {
+    std::vector<std::pair<std::size_t, std::size_t>> runs;  // [begin, end) of each partition's items
+    for (std::size_t i = 0; i < held_.size(); ++i) {
+      if (i == 0 || !(held_[i].partition == held_[i - 1].partition)) runs.emplace_back(i, i);
+      runs.back().second = i + 1;
+    }
+    if (spec_.page_order->partitions_descending) std::reverse(runs.begin(), runs.end());
+    for (auto [begin, end] : runs) {
+      for (std::size_t k = 0; k < end - begin; ++k) {
+        out_.raw(held_[spec_.page_order->sort_descending ? end - 1 - k : begin + k].json.take());
+      }
+    }
+  }
+
   const ReadSpec& spec_;
   const Target& target_;
   const lmdb::TxnBase& txn_;
@@ -132,6 +165,7 @@ class Page {
   std::uint64_t bytes_ = 0;
   double table_fetch_units_ = 0;
   std::optional<std::string_view> last_record_;
+  std::vector<HeldItem> held_;  // with ORDER BY
 };
 
 // Byte-wise tests of an encoded sort key against a key condition.
@@ -241,39 +275,56 @@ std::string_view sort_part(const Target& target, const PartitionScan::Entry& ent
 
 }  // namespace
 
-ReadResult run_query(Store& store, const Table& table, const ReadSpec& spec) {
-  Target target = target_of(store, table.schema, spec);
-  const expr::KeyCondition& kc = *spec.key_condition;
-  SortRange range(kc.sort);
+// Reads the items of one partition within `range` into the page, after
+// `start_after` (a stored key) when given; false once the page is full.
+bool read_partition(const lmdb::TxnBase& txn, const Target& target, const AttributeValue& partition,
+                    const SortRange& range, const ReadSpec& spec, const std::optional<std::string>& start_after,
+                    const AttributeNames& names, Page& page) {
   const std::optional<KeyElement>& sort_key = target.key().sort;
-
-  auto txn = store.read();
-  const std::string partition_image = sortable_of(kc.partition);
-  PartitionScan scan(txn, target.dbi, keys::partition_prefix(target.key_space(), kc.partition),
-                     partition_image.size(), spec.forward);
-  if (spec.exclusive_start_key) {
-    std::string start = start_key_of(target, *spec.exclusive_start_key);
-    scan.start(start.substr(keys::kTableIdSize + keys::kHashSize), false);
+  const std::string partition_image = sortable_of(partition);
+  PartitionScan scan(txn, target.dbi, keys::partition_prefix(target.key_space(), partition), partition_image.size(),
+                     spec.forward);
+  if (start_after) {
+    scan.start(start_after->substr(keys::kTableIdSize + keys::kHashSize), false);
   } else {
-    std::optional<std::string> from = range.start(spec.forward);
-    scan.start(from, true);
+    scan.start(range.start(spec.forward), true);
   }
-
-  Page page(spec, target, txn, store);
-  bool stopped_early = false;
   std::string scratch;
   while (auto entry = scan.next()) {
     // The partition hash matched; make sure the value does too.
     if (items::key_image(entry->record).substr(0, partition_image.size()) != partition_image) continue;
     if (sort_key) {
-      int where = range.locate(sort_part(target, *entry, store.names(), scratch), spec.forward);
+      int where = range.locate(sort_part(target, *entry, names, scratch), spec.forward);
       if (where > 0) break;
       if (where < 0) continue;
     }
-    if (!page.add(entry->record)) {
-      stopped_early = true;
-      break;
-    }
+    if (!page.add(entry->record)) return false;
+  }
+  return true;
+}
+
+ReadResult run_query(Store& store, const Table& table, const ReadSpec& spec) {
+  Target target = target_of(store, table.schema, spec);
+  const expr::KeyCondition& kc = *spec.key_condition;
+  SortRange range(kc.sort);
+  // Several partitions (PartiQL's IN) are read one after the other; a page
+  // goes on from the one its ExclusiveStartKey is in.
+  const std::span<const AttributeValue> partitions =
+      spec.partitions.empty() ? std::span(&kc.partition, 1) : std::span(spec.partitions);
+  auto partition = partitions.begin();
+  std::optional<std::string> start_after;
+  if (spec.exclusive_start_key) {
+    partition = std::find(partitions.begin(), partitions.end(),
+                          *spec.exclusive_start_key->find(target.key().partition.name));
+    start_after = start_key_of(target, *spec.exclusive_start_key);
+  }
+
+  auto txn = store.read();
+  Page page(spec, target, txn, store);
+  bool stopped_early = false;
+  for (; partition != partitions.end() && !stopped_early; ++partition) {
+    stopped_early = !read_partition(txn, target, *partition, range, spec, start_after, store.names(), page);
+    start_after.reset();
   }
   return page.finish(stopped_early);
 }

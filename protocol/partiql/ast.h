@@ -82,7 +82,7 @@ struct Select {
   std::optional<std::vector<SelectItem>> projection;  // nullopt: *
   TableRef from;
   std::optional<NodeId> where;
-  std::optional<OrderBy> order_by;
+  std::vector<OrderBy> order_by;  // ORDER BY a, b DESC: in statement order
 };
 
 struct Insert {

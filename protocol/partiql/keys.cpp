@@ -1,5 +1,7 @@
 #include "protocol/partiql/keys.h"
 
+#include <algorithm>
+
 #include "protocol/expr/value_text.h"
 #include "protocol/partiql/condition.h"
 
@@ -16,6 +18,13 @@ std::optional<AttributeValue> typed_constant(const Statement& s, NodeId id, cons
   AttributeValue v = constant_value(s, id, parameters);
   if (v.type() != to_attribute_type(key.type)) return std::nullopt;
   return v;
+}
+
+// Key values of one type in the order DynamoDB keeps them.
+bool key_less(const AttributeValue& a, const AttributeValue& b) {
+  if (a.type() == AttributeType::N) return a.as_number() < b.as_number();
+  // std::string compares bytes as unsigned: UTF-8 strings in code-point order, binaries bytewise.
+  return a.type() == AttributeType::S ? a.as_string() < b.as_string() : a.as_binary() < b.as_binary();
 }
 
 expr::SortOp sort_op(expr::CompareOp op, bool flipped) {
@@ -111,6 +120,55 @@ std::optional<AttributeValue> key_equality(const Statement& s, NodeId term, std:
     }
   }
   return std::nullopt;
+}
+
+std::optional<std::vector<AttributeValue>> key_in_list(const Statement& s, NodeId term, const KeyElement& key,
+                                                       const Parameters& parameters) {
+  const Node& n = s.node(term);
+  if (n.kind != NodeKind::In || n.flag || !is_attribute(s.node(n.children[0]), key.name)) return std::nullopt;
+  std::vector<AttributeValue> values;
+  for (std::size_t i = 1; i < n.children.size(); ++i) {
+    auto v = typed_constant(s, n.children[i], key, parameters);
+    if (!v) return std::nullopt;
+    values.push_back(std::move(*v));
+  }
+  if (values.empty()) return std::nullopt;
+  std::sort(values.begin(), values.end(), key_less);
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  return values;
+}
+
+bool tests_key_attribute(const Statement& s, NodeId term, const KeyDef& key) {
+  const Node& n = s.node(term);
+  switch (n.kind) {
+    case NodeKind::Not: return tests_key_attribute(s, n.children[0], key);
+    case NodeKind::Compare:
+    case NodeKind::Between:
+    case NodeKind::In:
+    case NodeKind::Is:
+    case NodeKind::Call:
+      return std::any_of(n.children.begin(), n.children.end(), [&](NodeId c) {
+        const Node& operand = s.node(c);
+        return operand.kind == NodeKind::Path &&
+               (operand.path.root() == key.partition.name || (key.sort && operand.path.root() == key.sort->name));
+      });
+    default: return false;
+  }
+}
+
+bool pins_attribute(const Statement& s, NodeId where, std::string_view attribute) {
+  const Node& n = s.node(where);
+  switch (n.kind) {
+    case NodeKind::And:
+      return pins_attribute(s, n.children[0], attribute) || pins_attribute(s, n.children[1], attribute);
+    case NodeKind::Or:
+      return pins_attribute(s, n.children[0], attribute) && pins_attribute(s, n.children[1], attribute);
+    case NodeKind::Compare:
+      return n.op == expr::CompareOp::Eq &&
+             (is_attribute(s.node(n.children[0]), attribute) || is_attribute(s.node(n.children[1]), attribute));
+    case NodeKind::In: return !n.flag && is_attribute(s.node(n.children[0]), attribute);
+    default: return false;
+  }
 }
 
 std::optional<expr::SortCondition> sort_condition(const Statement& s, NodeId term, const KeyElement& sort,

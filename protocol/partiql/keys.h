@@ -18,6 +18,22 @@ namespace dynamod::partiql {
 std::optional<AttributeValue> key_equality(const Statement& s, NodeId term, std::string_view attribute,
                                            const Parameters& parameters);
 
+// `attribute IN (constants)` (a list or bag, `attribute` a top-level name):
+// its values, each once, in the key's order (N by value, S and B by their
+// bytes), as DynamoDB reads the partitions of such a SELECT; nullopt for any
+// other term, or when a value is not of the key's type.
+std::optional<std::vector<AttributeValue>> key_in_list(const Statement& s, NodeId term, const KeyElement& key,
+                                                       const Parameters& parameters);
+
+// A term that tests a key attribute of `key` itself (sk <> 1, NOT sk > 1,
+// begins_with(pk, ..)), not inside an OR: a Query's filter may not, so a
+// SELECT with one left over after its key condition is a Scan (DynamoDB Local).
+bool tests_key_attribute(const Statement& s, NodeId term, const KeyDef& key);
+
+// Whether every way the WHERE clause can hold fixes `attribute` by = or IN
+// (ORDER BY needs one such "non-optional hash key condition").
+bool pins_attribute(const Statement& s, NodeId where, std::string_view attribute);
+
 // A term a Query can use on the sort key: = < <= > >= (either way round),
 // BETWEEN, begins_with, with constants of the key's type.
 std::optional<expr::SortCondition> sort_condition(const Statement& s, NodeId term, const KeyElement& sort,

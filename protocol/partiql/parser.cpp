@@ -226,17 +226,19 @@ class Parser {
     s.where = where();
     if (accept_keyword("ORDER")) {
       expect_keyword("BY");
-      OrderBy order;
-      order.pos = peek().pos;
-      if (!is_name(peek())) throw not_well_formed("Expected path");
-      std::string unused;
-      order.path = path(unused);
-      if (accept_keyword("DESC")) {
-        order.descending = true;
-      } else {
-        accept_keyword("ASC");
-      }
-      s.order_by = std::move(order);
+      do {
+        OrderBy order;
+        order.pos = peek().pos;
+        if (!is_name(peek())) throw not_well_formed("Expected path");
+        std::string unused;
+        order.path = path(unused);
+        if (accept_keyword("DESC")) {
+          order.descending = true;
+        } else {
+          accept_keyword("ASC");
+        }
+        s.order_by.push_back(std::move(order));
+      } while (accept(TokenKind::Comma));
     }
     return s;
   }
@@ -412,9 +414,15 @@ class Parser {
       Node n = make(NodeKind::In, pos);
       n.flag = negated;
       n.children = {value};
+      // IN [..], IN (..) or IN <<..>> (DynamoDB Local takes each alike).
       TokenKind close = TokenKind::RightParen;
+      const char* close_name = "RIGHT_PAREN";
       if (accept(TokenKind::LeftBracket)) {
         close = TokenKind::RightBracket;
+        close_name = "RIGHT_BRACKET";
+      } else if (accept(TokenKind::BagOpen)) {
+        close = TokenKind::BagClose;
+        close_name = "RIGHT_ANGLE_BRACKET";
       } else {
         expect(TokenKind::LeftParen, "LEFT_PAREN");
       }
@@ -422,7 +430,7 @@ class Parser {
         do {
           n.children.push_back(additive());
         } while (accept(TokenKind::Comma));
-        expect(close, close == TokenKind::RightParen ? "RIGHT_PAREN" : "RIGHT_BRACKET");
+        expect(close, close_name);
       }
       return add(std::move(n));
     }

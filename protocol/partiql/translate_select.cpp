@@ -68,9 +68,10 @@ void select_list(const Select& select, const TableSchema& table, ReadSpec& spec)
 
 // The partition equality (and a sort-key condition) of the WHERE clause, as
 // Query's key condition; the terms left are the filter's.
-std::vector<NodeId> key_condition(const Statement& s, std::vector<NodeId> terms, const Parameters& parameters,
-                                  ReadSpec& spec) {
+std::vector<NodeId> key_condition(const Statement& s, const std::vector<NodeId>& all_terms,
+                                  const Parameters& parameters, ReadSpec& spec) {
   const KeyDef& key = spec.key;
+  std::vector<NodeId> terms = all_terms;
   auto take = [&](auto&& match) -> bool {
     for (auto it = terms.begin(); it != terms.end(); ++it) {
       if (match(*it)) {
@@ -87,6 +88,12 @@ std::vector<NodeId> key_condition(const Statement& s, std::vector<NodeId> terms,
     if (!v || v->type() != to_attribute_type(key.partition.type)) return false;
     kc.partition = std::move(*v);
     return true;
+  }) || take([&](NodeId t) {
+    auto values = key_in_list(s, t, key.partition, parameters);
+    if (!values) return false;
+    kc.partition = values->front();
+    if (values->size() > 1) spec.partitions = std::move(*values);
+    return true;
   });
   if (!query) return terms;
   if (key.sort) {
@@ -96,8 +103,19 @@ std::vector<NodeId> key_condition(const Statement& s, std::vector<NodeId> terms,
       return c.has_value();
     });
   }
+  // What is left is the filter, which may not test a key attribute: a Scan
+  // then reads with the whole WHERE clause (a repeated `pk = v` aside).
+  const bool key_tested = std::any_of(terms.begin(), terms.end(), [&](NodeId t) {
+    auto same = key_equality(s, t, key.partition.name, parameters);
+    return !(same && spec.partitions.empty() && *same == kc.partition) && tests_key_attribute(s, t, key);
+  });
+  if (key_tested) {
+    spec.partitions.clear();
+    return all_terms;
+  }
   // No key holds an empty S or B (named as a key here, on an index too, as the service does).
   check_key_value_not_empty(kc.partition_name, kc.partition);
+  for (const AttributeValue& partition : spec.partitions) check_key_value_not_empty(kc.partition_name, partition);
   if (kc.sort) {
     check_key_value_not_empty(kc.sort->name, kc.sort->value);
     if (kc.sort->upper) check_key_value_not_empty(kc.sort->name, *kc.sort->upper);
@@ -106,19 +124,32 @@ std::vector<NodeId> key_condition(const Statement& s, std::vector<NodeId> terms,
   return terms;
 }
 
-void order_by(const Select& select, ReadSpec& spec) {
-  if (!select.order_by) return;
+// ORDER BY names key attributes of what is read; a Query (or a Scan whose
+// every branch fixes the partition key) reads each page in key order and
+// sorts it (PageOrder). The first mention of a key decides its direction.
+void order_by(const Statement& s, const Select& select, ReadSpec& spec) {
+  if (select.order_by.empty()) return;
   if (!select.where) fail("Must have WHERE clause in the statement when using ORDER BY clause.");
-  const expr::Path& p = select.order_by->path;
   const KeyDef& key = spec.key;
-  const bool is_key =
-      p.steps.size() == 1 && (p.root() == key.partition.name || (key.sort && p.root() == key.sort->name));
-  if (!is_key) fail("Variable reference " + p.to_string() + " in ORDER BY clause must be part of the primary key");
-  // Items come in sort-key order within one partition only.
-  if (!spec.key_condition) {
-    fail("Must have hash key in ORDER BY clause when more than one hash key condition specified in WHERE clause.");
+  PageOrder order;
+  bool partition_seen = false;
+  bool sort_seen = false;
+  for (const OrderBy& term : select.order_by) {
+    const expr::Path& p = term.path;
+    const bool partition = p.steps.size() == 1 && p.root() == key.partition.name;
+    const bool sort = p.steps.size() == 1 && key.sort && p.root() == key.sort->name;
+    if (!partition && !sort) {
+      fail("Variable reference " + p.to_string() + " in ORDER BY clause must be part of the primary key");
+    }
+    bool& seen = partition ? partition_seen : sort_seen;
+    if (seen) continue;
+    seen = true;
+    (partition ? order.partitions_descending : order.sort_descending) = term.descending;
   }
-  spec.forward = !select.order_by->descending;
+  if (!spec.key_condition && !pins_attribute(s, *select.where, key.partition.name)) {
+    fail("Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause.");
+  }
+  spec.page_order = order;
 }
 
 // A NextToken's key must be one this read can continue from.
@@ -138,8 +169,12 @@ void check_start_key(const Item& start, const TableSchema& table, const ReadSpec
     const AttributeValue* v = start.find(k->name);
     if (v == nullptr || v->type() != to_attribute_type(k->type)) fail("Invalid NextToken");
   }
-  if (spec.key_condition && !(*start.find(spec.key.partition.name) == spec.key_condition->partition)) {
-    fail("Invalid NextToken");
+  if (spec.key_condition) {
+    const AttributeValue& partition = *start.find(spec.key.partition.name);
+    const bool read = spec.partitions.empty()
+                          ? partition == spec.key_condition->partition
+                          : std::find(spec.partitions.begin(), spec.partitions.end(), partition) != spec.partitions.end();
+    if (!read) fail("Invalid NextToken");
   }
 }
 
@@ -182,7 +217,7 @@ ReadPlan translate_select(const Statement& s, const Select& select, const TableS
                                         "]");
     }
   }
-  order_by(select, spec);
+  order_by(s, select, spec);
   spec.limit = inputs.limit;
   spec.consistent = inputs.consistent_read;
   if (start_key) {

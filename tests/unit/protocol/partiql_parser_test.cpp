@@ -61,8 +61,15 @@ TEST_CASE("partiql parser: statement shapes") {
   CHECK(names == std::vector<std::string>{"x", "c", "l[1]", "q"});
   CHECK(s.table().table == "t");
   CHECK(s.table().index == "i");
-  REQUIRE(select.order_by);
-  CHECK(select.order_by->descending);
+  REQUIRE(select.order_by.size() == 1);
+  CHECK(select.order_by[0].descending);
+  // ORDER BY takes a list of keys, each with its own direction.
+  const Statement two = parse("SELECT * FROM t WHERE pk = 1 ORDER BY pk, sk DESC");
+  const Select& ordered = std::get<Select>(two.body);
+  REQUIRE(ordered.order_by.size() == 2);
+  CHECK(ordered.order_by[0].path.to_string() == "pk");
+  CHECK(!ordered.order_by[0].descending);
+  CHECK(ordered.order_by[1].descending);
   CHECK(s.parameter_count == 1);
 
   // FROM-first: parameters are numbered in the order they are written.

@@ -92,12 +92,32 @@ TEST_CASE("partiql translate: a partition-key equality is a Query, anything else
   CHECK(*whole.key == item({{"pk", S("p")}, {"sk", N("1")}}));
   CHECK(whole.spec.filter.empty());
 
-  for (const char* scan : {"SELECT * FROM t", "SELECT * FROM t WHERE a = 1", "SELECT * FROM t WHERE pk IN ['a', 'b']",
+  // A Query's filter may not test a key attribute: with such a term left over, a Scan (DynamoDB
+  // Local); the IN of a key with a value of another type is a Scan's filter too.
+  for (const char* scan : {"SELECT * FROM t", "SELECT * FROM t WHERE a = 1", "SELECT * FROM t WHERE pk IN ['a', 1]",
                            "SELECT * FROM t WHERE pk = 'a' OR pk = 'b'", "SELECT * FROM t WHERE pk > 'a'",
-                           "SELECT * FROM t WHERE g = 1"}) {
+                           "SELECT * FROM t WHERE g = 1", "SELECT * FROM t WHERE pk = 'a' AND sk <> 1",
+                           "SELECT * FROM t WHERE pk = 'a' AND NOT sk > 1", "SELECT * FROM t WHERE pk = 'a' AND sk IN [1]",
+                           "SELECT * FROM t WHERE pk = 'a' AND sk > 1 AND sk < 3",
+                           "SELECT * FROM t WHERE pk = 'a' AND begins_with(pk, 'a')",
+                           "SELECT * FROM t WHERE pk IN ['a', 'b'] AND pk = 'a'"}) {
     CAPTURE(scan);
     CHECK_FALSE(select(scan, t).spec.key_condition);
   }
+  // An OR of sort-key tests is the filter's, and a repeated equality changes nothing.
+  CHECK(select("SELECT * FROM t WHERE pk = 'a' AND (sk = 1 OR sk = 2)", t).spec.key_condition);
+  CHECK(select("SELECT * FROM t WHERE pk = 'a' AND pk = 'a'", t).spec.key_condition);
+
+  // The partition key IN a list is a Query of each partition, once, in key order.
+  ReadPlan in = select("SELECT * FROM t WHERE pk IN ['b', ?, 'b', 'a'] AND sk > 1", t, Inputs{{S("c")}});
+  REQUIRE(in.spec.key_condition);
+  CHECK(in.spec.key_condition->partition == S("a"));
+  CHECK(in.spec.key_condition->sort);
+  CHECK(in.spec.partitions == std::vector<AttributeValue>{S("a"), S("b"), S("c")});
+  CHECK(select("SELECT * FROM t WHERE pk IN <<'b'>>", t).spec.partitions.empty());  // one: the key condition's
+  CHECK(error_of([&] { select("SELECT * FROM t WHERE pk IN ['a', '']", t); }) ==
+        "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty "
+        "string value. Key: pk");
 
   // A partition-key equality makes a Query whatever its type: the key's constants must be of
   // its types, the sort key's first.
@@ -123,8 +143,22 @@ TEST_CASE("partiql translate: a partition-key equality is a Query, anything else
 
 TEST_CASE("partiql translate: ORDER BY, Limit and consistency") {
   const TableSchema t = range_table();
-  CHECK_FALSE(select("SELECT * FROM t WHERE pk = 'p' ORDER BY sk DESC", t).spec.forward);
-  CHECK(select("SELECT * FROM t WHERE pk = 'p' ORDER BY sk ASC", t).spec.forward);
+  // A page is read in key order and sorted; the first mention of each key decides.
+  ReadPlan desc = select("SELECT * FROM t WHERE pk = 'p' ORDER BY sk DESC", t);
+  CHECK(desc.spec.forward);
+  REQUIRE(desc.spec.page_order);
+  CHECK(desc.spec.page_order->sort_descending);
+  CHECK_FALSE(desc.spec.page_order->partitions_descending);
+  ReadPlan both = select("SELECT * FROM t WHERE pk IN ['a', 'b'] ORDER BY pk DESC, sk ASC, pk ASC", t);
+  REQUIRE(both.spec.page_order);
+  CHECK(both.spec.page_order->partitions_descending);
+  CHECK_FALSE(both.spec.page_order->sort_descending);
+  // A Scan may be sorted when every branch of its WHERE clause fixes the partition key.
+  CHECK(select("SELECT * FROM t WHERE pk = 'a' OR pk IN ['b'] ORDER BY sk", t).spec.page_order);
+  const std::string optional =
+      "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause.";
+  CHECK(error_of([&] { select("SELECT * FROM t WHERE pk = 'a' OR a = 1 ORDER BY sk", t); }) == optional);
+  CHECK(error_of([&] { select("SELECT * FROM t WHERE a = 1 ORDER BY pk", t); }) == optional);
   CHECK(error_of([&] { select("SELECT * FROM t ORDER BY sk", t); }) ==
         "Must have WHERE clause in the statement when using ORDER BY clause.");
   CHECK(error_of([&] { select("SELECT * FROM t WHERE pk = 'p' ORDER BY v", t); }) ==
