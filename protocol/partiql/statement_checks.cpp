@@ -6,6 +6,7 @@
 #include "protocol/api_error.h"
 #include "protocol/attribute_json.h"
 #include "protocol/number.h"
+#include "protocol/partiql/condition.h"
 
 namespace dynamod::partiql {
 namespace {
@@ -95,6 +96,18 @@ void check_numbers(const Statement& s) {
 void check_parsed(const Statement& s) {
   if (const auto* select = std::get_if<Select>(&s.body)) check_select_names(*select);
   check_numbers(s);
+}
+
+void check_where(const Statement& s, const Parameters& parameters) {
+  const std::optional<NodeId> where = std::visit(
+      [](const auto& body) -> std::optional<NodeId> {
+        using Body = std::decay_t<decltype(body)>;
+        if constexpr (std::is_same_v<Body, Exists>) return body.select.where;
+        if constexpr (std::is_same_v<Body, Insert>) return std::nullopt;
+        if constexpr (!std::is_same_v<Body, Exists> && !std::is_same_v<Body, Insert>) return body.where;
+      },
+      s.body);
+  if (where) build_condition(s, and_terms(s, where), parameters);
 }
 
 }  // namespace dynamod::partiql

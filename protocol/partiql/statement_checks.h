@@ -12,9 +12,17 @@
 //     "Negative zero decimal is not supported under key root.1 at 1:67:3".
 
 #include "protocol/partiql/ast.h"
+#include "protocol/partiql/values.h"
 
 namespace dynamod::partiql {
 
 void check_parsed(const Statement& s);
+
+// The WHERE clause (of a SELECT, UPDATE, DELETE or EXISTS) checked as its
+// condition is built, with the parameters: operand types, BETWEEN bounds,
+// functions and their arguments. DynamoDB Local names these before it looks
+// for the table or the index, and before a batch or a transaction refuses a
+// SELECT that is not of one item.
+void check_where(const Statement& s, const Parameters& parameters);
 
 }  // namespace dynamod::partiql

@@ -347,6 +347,31 @@ def test_select_function_errors(dynamodb, t, cond, params, message):
     expect_error(lambda: run(dynamodb, stmt, **kw), "ValidationException", message)
 
 
+# A WHERE clause's operands are checked before the table, the index, the SET clause's functions
+# and a batch's one-item rule are looked at (DynamoDB Local; the documentation is silent).
+OPERAND_BEGINS_N = "Incorrect operand type for operator or function; operator or function: begins_with, operand type: N"
+
+
+@pytest.mark.parametrize("statement", [
+    "SELECT * FROM \"nothere-%s\" WHERE pk = 'x' AND begins_with(a, 1)",
+    "SELECT * FROM {r}.\"nope\" WHERE pk = 'x' AND begins_with(a, 1)",
+    "UPDATE \"nothere-%s\" SET a = 1 WHERE pk = 'x' AND begins_with(a, 1)",
+    "UPDATE {r} SET s = set_add(s, 'a') WHERE pk = 'x' AND sk = 1 AND begins_with(a, 1)",
+    "DELETE FROM {r} WHERE pk = 'x' AND sk = 1 AND begins_with(a, 1)",
+], ids=["missing-table", "missing-index", "update-missing-table", "before-set-add", "delete"])
+def test_where_operands_are_checked_first(dynamodb, t, statement):
+    stmt = statement.replace("{r}", q(t.r))
+    if "%s" in stmt:
+        stmt = stmt % uid("t")
+    expect_error(lambda: run(dynamodb, stmt), "ValidationException", OPERAND_BEGINS_N)
+
+
+def test_batch_select_where_operands_before_one_item_rule(dynamodb, t):
+    responses = dynamodb.batch_execute_statement(Statements=[
+        {"Statement": "SELECT * FROM %s WHERE begins_with(a, 1)" % q(t.r)}])["Responses"]
+    assert responses[0]["Error"] == {"Code": "ValidationError", "Message": OPERAND_BEGINS_N}
+
+
 # EXISTS is not a WHERE function; the message carries the token's position line:column:length.
 @dev("no ' at 1:N:L' position suffix")
 def test_select_exists_is_not_a_function(dynamodb, t):
