@@ -10,6 +10,7 @@ PreparedStatement prepare_statement(Store& store, const Scope& scope, const part
   partiql::check_parsed(statement);
   partiql::check_parameter_count(statement, inputs.parameters);
   partiql::check_where(statement, inputs.parameters);
+  partiql::check_update_clauses(statement, inputs.parameters);
   PreparedStatement prepared;
   prepared.kind = statement.kind();
   prepared.table = resolve_table(store, scope, statement.table().table);

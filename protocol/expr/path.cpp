@@ -66,7 +66,7 @@ PathRelation relate(const Path& a, const Path& b) {
   return PathRelation::Overlap;  // one is a prefix of (or equal to) the other
 }
 
-void check_disjoint(const std::vector<const Path*>& paths, std::string_view error_prefix) {
+void check_disjoint(const std::vector<const Path*>& paths, std::string_view error_prefix, PathPairOrder order) {
   for (std::size_t j = 1; j < paths.size(); ++j) {
     for (std::size_t i = 0; i < j; ++i) {
       PathRelation r = relate(*paths[i], *paths[j]);
@@ -74,8 +74,9 @@ void check_disjoint(const std::vector<const Path*>& paths, std::string_view erro
       std::string msg(error_prefix);
       msg += r == PathRelation::Overlap ? "Two document paths overlap with each other"
                                         : "Two document paths conflict with each other";
-      msg += "; must remove or rewrite one of these paths; path one: " + paths[i]->bracket_list() +
-             ", path two: " + paths[j]->bracket_list();
+      const bool later_first = order == PathPairOrder::LaterFirst;
+      msg += "; must remove or rewrite one of these paths; path one: " + paths[later_first ? j : i]->bracket_list() +
+             ", path two: " + paths[later_first ? i : j]->bracket_list();
       throw ApiError::validation(std::move(msg));
     }
   }

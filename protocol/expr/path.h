@@ -45,7 +45,11 @@ enum class PathRelation : std::uint8_t { Disjoint, Overlap, Conflict };
 PathRelation relate(const Path& a, const Path& b);
 
 // Throws "<prefix>Two document paths overlap ..."/"... conflict ..." for the
-// first pair (in order of appearance) that is not disjoint.
-void check_disjoint(const std::vector<const Path*>& paths, std::string_view error_prefix);
+// first pair (in order of appearance) that is not disjoint, naming the
+// earlier path first (the expression language) or the later one (PartiQL,
+// as DynamoDB Local words it: `SELECT m.s, m` names [m] first).
+enum class PathPairOrder : std::uint8_t { EarlierFirst, LaterFirst };
+void check_disjoint(const std::vector<const Path*>& paths, std::string_view error_prefix,
+                    PathPairOrder order = PathPairOrder::EarlierFirst);
 
 }  // namespace dynamod::expr

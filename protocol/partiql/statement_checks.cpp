@@ -11,14 +11,17 @@
 namespace dynamod::partiql {
 namespace {
 
-void check_select_names(const Select& select) {
+void check_select_list(const Select& select) {
   if (!select.projection) return;
   std::set<std::string_view> seen;
+  std::vector<const expr::Path*> paths;
   for (const SelectItem& item : *select.projection) {
     if (!seen.insert(item.name).second) {
       throw ApiError::validation("Duplicate identifiers in select clause: " + item.name);
     }
+    paths.push_back(&item.path);
   }
+  expr::check_disjoint(paths, "", expr::PathPairOrder::LaterFirst);
 }
 
 // Where a literal sits inside the value it belongs to: the member names and
@@ -94,7 +97,7 @@ void check_numbers(const Statement& s) {
 }  // namespace
 
 void check_parsed(const Statement& s) {
-  if (const auto* select = std::get_if<Select>(&s.body)) check_select_names(*select);
+  if (const auto* select = std::get_if<Select>(&s.body)) check_select_list(*select);
   check_numbers(s);
 }
 

@@ -5,7 +5,9 @@
 // (DynamoDB Local's order; the documentation is silent):
 //   - the names a SELECT's list returns are distinct ("SELECT a, m.a" returns
 //     two `a`): "Duplicate identifiers in select clause: a" (an EXISTS returns
-//     nothing: its list is not looked at);
+//     nothing: its list is not looked at), and no two of its paths overlap
+//     (`SELECT m.s, m`: "Two document paths overlap ...; path one: [m], path
+//     two: [m, s]");
 //   - every number literal converts, the first in the statement's order: the
 //     number errors "... under root[1]", and a negative zero written as a
 //     decimal or float (-0.0, -0e0; -0 is an integer and fine):

@@ -60,4 +60,9 @@ struct WritePlan {
 // INSERT, UPDATE, DELETE or EXISTS.
 WritePlan translate_write(const Statement& s, const TableSchema& table, const Inputs& inputs);
 
+// An UPDATE's SET and REMOVE clauses checked as translate_write builds them
+// (each value, then overlapping paths), for a caller that checks them before
+// it looks for the table, as DynamoDB Local does; nothing for other statements.
+void check_update_clauses(const Statement& s, const Parameters& parameters);
+
 }  // namespace dynamod::partiql

@@ -88,23 +88,21 @@ class Actions {
  public:
   Actions(const Statement& s, const Parameters& parameters) : s_(s), parameters_(parameters) {}
 
+  // Each action's value is checked (set_add's and set_delete's arguments,
+  // arithmetic operands) before the paths are checked for overlaps, in the
+  // statement's order, the later path named first (DynamoDB Local).
   expr::UpdateActions build(const std::vector<UpdateAction>& actions) {
-    // The service reports an overlap with the REMOVE paths ahead of the SET ones.
     std::vector<const expr::Path*> paths;
-    for (bool remove : {true, false}) {
-      for (const auto& a : actions) {
-        if (a.value.has_value() != remove) paths.push_back(&s_.node(a.path).path);
-      }
-    }
-    expr::check_disjoint(paths, "");
     for (const auto& a : actions) {
       const expr::Path& path = s_.node(a.path).path;
+      paths.push_back(&path);
       if (a.value) {
         set(path, *a.value);
       } else {
         out_.remove.push_back(path);
       }
     }
+    expr::check_disjoint(paths, "", expr::PathPairOrder::LaterFirst);
     return std::move(out_);
   }
 
@@ -243,6 +241,10 @@ WritePlan check(const Statement& s, const Exists& e, const TableSchema& table, c
 }
 
 }  // namespace
+
+void check_update_clauses(const Statement& s, const Parameters& parameters) {
+  if (const auto* u = std::get_if<Update>(&s.body)) Actions(s, parameters).build(u->actions);
+}
 
 WritePlan translate_write(const Statement& s, const TableSchema& table, const Inputs& inputs) {
   switch (s.kind()) {

@@ -372,6 +372,32 @@ def test_batch_select_where_operands_before_one_item_rule(dynamodb, t):
     assert responses[0]["Error"] == {"Code": "ValidationError", "Message": OPERAND_BEGINS_N}
 
 
+# Overlapping paths in a select list or an UPDATE are refused before the table is looked for,
+# once each SET value has been checked, the later path named first (DynamoDB Local; for two
+# paths; with more, which one DynamoDB Local names second is not modelled).
+OVERLAP = "Two document paths overlap with each other; must remove or rewrite one of these paths; "
+
+
+@pytest.mark.parametrize("statement,paths", [
+    ("SELECT m.s, m FROM \"nothere-%s\" WHERE pk = 'x'", "path one: [m], path two: [m, s]"),
+    ("SELECT zzz, yyy, zzz.x FROM {idx}.\"gsi1\" WHERE gpk = 'x'", "path one: [zzz, x], path two: [zzz]"),
+    ("UPDATE {r} SET a = 1 REMOVE a.b WHERE pk = 'x' AND sk = 1", "path one: [a, b], path two: [a]"),
+    ("UPDATE {r} REMOVE a.b SET a = 1 WHERE pk = 'x' AND sk = 1", "path one: [a], path two: [a, b]"),
+    ("UPDATE \"nothere-%s\" SET a = 1, a[2] = 2 WHERE pk = 'x'", "path one: [a, [2]], path two: [a]"),
+], ids=["select-missing-table", "select-gsi", "set-remove", "remove-set", "set-set"])
+def test_overlapping_paths_name_the_later_first(dynamodb, t, statement, paths):
+    stmt = statement.replace("{r}", q(t.r)).replace("{idx}", q(t.idx))
+    if "%s" in stmt:
+        stmt = stmt % uid("t")
+    expect_error(lambda: run(dynamodb, stmt), "ValidationException", OVERLAP + paths)
+
+
+def test_set_function_arguments_before_overlaps(dynamodb, t):
+    stmt = "UPDATE %s REMOVE s.b SET s = set_delete(s, 'a') WHERE pk = 'x' AND sk = 1" % q(t.r)
+    expect_error(lambda: run(dynamodb, stmt), "ValidationException",
+                 "The second argument to SET_DELETE must be a value with type SET at 1:%d:1" % (stmt.index("set_delete(s") + 12))
+
+
 # EXISTS is not a WHERE function; the message carries the token's position line:column:length.
 @dev("no ' at 1:N:L' position suffix")
 def test_select_exists_is_not_a_function(dynamodb, t):

@@ -177,7 +177,7 @@ TEST_CASE("partiql translate: index reads") {
   CHECK(g.spec.key_condition->partition_name == "g");
   CHECK_FALSE(g.key);  // batches and transactions read tables only
 
-  CHECK(error_of([&] { select(R"(SELECT zzz, yyy, zzz.x FROM "t"."gsi" WHERE g = 'x')", t); }) ==
+  CHECK(error_of([&] { select(R"(SELECT zzz.y, yyy, zzz.x FROM "t"."gsi" WHERE g = 'x')", t); }) ==
         "One or more parameter values were invalid: Global secondary index gsi does not project [zzz, yyy]");
   CHECK(error_of([&] { select(R"(SELECT * FROM "t"."gsi" WHERE g = 'x' AND f = 1)", t); }) ==
         "One or more parameter values were invalid: Secondary index gsi does not project one or more filter "
