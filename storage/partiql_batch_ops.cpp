@@ -68,7 +68,10 @@ PreparedStatementBatch prepare_statement_batch(Store& store, const Scope& scope,
     try {
       parsed[i] = partiql::parse(request.statements[i].statement);
     } catch (ApiError& e) {
-      batch.members[i].error = std::move(e);
+      // A batch words any statement it does not run as one (DynamoDB Local).
+      batch.members[i].error = e.message().starts_with("Unsupported operation: ")
+                                   ? ApiError::validation(std::string(kBatchOnlyDml))
+                                   : std::move(e);
       continue;
     }
     const bool read = parsed[i]->kind() == partiql::StatementKind::Select;

@@ -75,6 +75,7 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
   for (std::size_t i = 0; i < parsed.size(); ++i) {
     const partiql::Statement& s = parsed[i];
     const partiql::StatementRequest& r = request.statements[i];
+    if (s.refusal) throw ApiError::validation(prefix(i) + *s.refusal);  // an alias, an empty name: first
     if (s.kind() == StatementKind::Select && s.table().index) {
       throw ApiError::validation(prefix(i) + "Reads on indices are not supported within transactions.");
     }

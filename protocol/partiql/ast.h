@@ -121,6 +121,9 @@ struct Statement {
   std::variant<Select, Insert, Update, Delete, Exists> body;
   std::vector<Node> nodes;
   std::uint32_t parameter_count = 0;
+  // A statement that parses but is refused (an alias, an empty table name):
+  // check_parsed names it first, in a transaction as the statement's own error.
+  std::optional<std::string> refusal;
 
   const Node& node(NodeId id) const { return nodes[id]; }
   StatementKind kind() const { return static_cast<StatementKind>(body.index()); }

@@ -71,15 +71,15 @@ class Parser {
       Exists exists{select_rest()};
       expect(TokenKind::RightParen, "RIGHT_PAREN");
       out_.body = std::move(exists);
-    } else if (keyword("CREATE")) {
-      throw ApiError::validation("Unsupported operation: CreateTable");
-    } else if (keyword("DROP")) {
-      throw ApiError::validation("Unsupported operation: DropTable");
+    } else if (keyword("CREATE") || keyword("DROP")) {
+      const std::string verb = keyword("CREATE") ? "Create" : "Drop";
+      take();
+      throw ApiError::validation("Unsupported operation: " + verb + (keyword("INDEX") ? "Index" : "Table"));
     } else {
       throw not_well_formed("Expected data manipulation");
     }
     if (peek().kind != TokenKind::End) throw not_well_formed("Unexpected token after expression");
-    if (aliased_) throw ApiError::validation("Aliasing is not supported");
+    if (aliased_) refuse("Aliasing is not supported");
     return std::move(out_);
   }
 
@@ -129,7 +129,7 @@ class Parser {
 
   // --- clauses ---
 
-  TableRef table_ref() {
+  TableRef table_ref(bool insert = false) {
     TableRef ref;
     ref.pos = peek().pos;
     std::vector<std::string> parts;
@@ -139,8 +139,10 @@ class Parser {
       parts.push_back(take().value);
     } while (accept(TokenKind::Dot));
     if (parts.size() > 2) throw ApiError::validation("A path may contain at most 2 components in the FROM clause");
-    for (const auto& p : parts) {
-      if (p.empty()) throw ApiError::validation("Path component cannot be an empty string");
+    // An empty name is refused once the statement has parsed (in a transaction, as the
+    // statement's own error); INSERT looks the table "" up (DynamoDB Local).
+    if (!insert && std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return p.empty(); })) {
+      refuse("Path component cannot be an empty string");
     }
     ref.table = std::move(parts[0]);
     if (parts.size() == 2) ref.index = std::move(parts[1]);
@@ -246,8 +248,15 @@ class Parser {
   Insert insert_rest() {
     Insert ins;
     expect_keyword("INTO");
-    ins.into = table_ref();
-    if (!accept_keyword("VALUE")) throw not_well_formed("Unexpected token after expression");
+    ins.into = table_ref(/*insert=*/true);
+    if (!accept_keyword("VALUE")) {
+      // PartiQL's own INSERT INTO t <value> (a struct or a bag) parses, and is refused.
+      const TokenKind next = peek().kind;
+      if (next == TokenKind::LeftBrace || next == TokenKind::BagOpen) {
+        throw ApiError::validation("Unsupported operation: InsertOp");
+      }
+      throw not_well_formed("Unexpected token after expression");
+    }
     ins.value = expression();
     ins.returning = returning();
     return ins;
@@ -559,6 +568,11 @@ class Parser {
   std::size_t next_ = 0;
   Statement out_;
   bool aliased_ = false;
+
+  // A refusal the service names once the statement has parsed: the first is kept.
+  void refuse(std::string message) {
+    if (!out_.refusal) out_.refusal = std::move(message);
+  }
 };
 
 }  // namespace

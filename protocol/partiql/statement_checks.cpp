@@ -97,6 +97,7 @@ void check_numbers(const Statement& s) {
 }  // namespace
 
 void check_parsed(const Statement& s) {
+  if (s.refusal) throw ApiError::validation(*s.refusal);
   if (const auto* select = std::get_if<Select>(&s.body)) check_select_list(*select);
   check_numbers(s);
 }

@@ -537,6 +537,42 @@ def test_select_from_clause_errors(dynamodb, t, frm, message):
     expect_error(lambda: run(dynamodb, "SELECT * FROM %s WHERE pk = 'p'" % frm), "ValidationException", message)
 
 
+# A transaction names a statement's alias or empty table name as that statement's error.
+@pytest.mark.parametrize("frm,message", [
+    ("TBL t", "Aliasing is not supported"),
+    ('TBL.""', "Path component cannot be an empty string"),
+], ids=["alias", "empty-index"])
+def test_transaction_from_clause_errors(dynamodb, t, frm, message):
+    stmt = "SELECT * FROM %s WHERE pk = 'p' AND sk = 's'" % frm.replace("TBL", q(t.idx))
+    expect_error(lambda: dynamodb.execute_transaction(TransactStatements=[{"Statement": stmt}]),
+                 "ValidationException", "Validation failed in TransactStatements[0]: " + message)
+
+
+# INSERT looks up a table named "" (other statements refuse the empty name).
+def test_insert_into_empty_table_name(dynamodb):
+    expect_error(lambda: run(dynamodb, "INSERT INTO \"\" VALUE {'pk': 'a'}"), "ResourceNotFoundException")
+
+
+# Statements PartiQL parses that DynamoDB does not run: DDL, INSERT's own value form, EXISTS outside
+# a transaction; a batch words them alike (DynamoDB Local; the documentation is silent).
+ONLY_DML = "Invalid operation. Only select, insert, update and delete operations are valid"
+
+
+@pytest.mark.parametrize("stmt,single,batch", [
+    ("DROP TABLE TBL", "Unsupported operation: DropTable", ONLY_DML),
+    ("DROP INDEX i ON TBL", "Unsupported operation: DropIndex", ONLY_DML),
+    ("INSERT INTO TBL {'pk': 'a'}", "Unsupported operation: InsertOp", ONLY_DML),
+    ("INSERT INTO TBL << {'pk': 'a'} >>", "Unsupported operation: InsertOp", ONLY_DML),
+    ("EXISTS(SELECT * FROM TBL WHERE pk = 'a' AND a = 1)",
+     "EXISTS can only be used in ExecuteTransaction write requests.",
+     "EXISTS can only be used in ExecuteTransaction write requests."),
+], ids=["drop-table", "drop-index", "insert-struct", "insert-bag", "exists"])
+def test_statements_not_run(dynamodb, t, stmt, single, batch):
+    stmt = stmt.replace("TBL", q(t.h))
+    expect_error(lambda: run(dynamodb, stmt), "ValidationException", single)
+    assert bes(dynamodb, [stmt])[0]["Error"] == {"Code": "ValidationError", "Message": batch}
+
+
 # ================================================================= errors common to all statements
 
 

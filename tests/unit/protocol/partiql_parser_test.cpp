@@ -134,17 +134,15 @@ TEST_CASE("partiql parser: grammar errors carry the parser's detail") {
 TEST_CASE("partiql parser: forms refused with the service's own messages") {
   const std::pair<const char*, const char*> cases[] = {
       {R"(SELECT * FROM "t"."i"."x")", "A path may contain at most 2 components in the FROM clause"},
-      {R"(SELECT * FROM "t"."")", "Path component cannot be an empty string"},
-      {R"(SELECT * FROM "")", "Path component cannot be an empty string"},
-      {R"(SELECT * FROM "t" t WHERE pk = 'p')", "Aliasing is not supported"},
-      {R"(SELECT * FROM "t" AS t)", "Aliasing is not supported"},
-      {R"(DELETE FROM "t" x WHERE pk = 'p')", "Aliasing is not supported"},
       {R"(SELECT * FROM "a", "b")", "Only select from a single table or index is supported."},
       {"SELECT VALUE pk FROM t", "Select projection doesn't support value or pivot keywords"},
       {"SELECT COUNT(*) FROM t", "Unexpected path component at 1:8:5"},
       {"SELECT attribute_exists(ss) FROM t", "Unexpected path component at 1:8:16"},
       {"CREATE TABLE foo", "Unsupported operation: CreateTable"},
       {"DROP TABLE foo", "Unsupported operation: DropTable"},
+      {"DROP INDEX i ON foo", "Unsupported operation: DropIndex"},
+      {"INSERT INTO t {'pk': 'a'}", "Unsupported operation: InsertOp"},
+      {"INSERT INTO t << {'pk': 'a'} >>", "Unsupported operation: InsertOp"},
   };
   for (const auto& [text, message] : cases) {
     CAPTURE(text);
@@ -154,6 +152,13 @@ TEST_CASE("partiql parser: forms refused with the service's own messages") {
 
 TEST_CASE("partiql parser: checks made once a statement is parsed") {
   const std::pair<const char*, const char*> cases[] = {
+      // Refused once parsed (in a transaction, as the statement's own error).
+      {R"(SELECT * FROM "t"."")", "Path component cannot be an empty string"},
+      {R"(SELECT * FROM "")", "Path component cannot be an empty string"},
+      {R"(SELECT * FROM "t" t WHERE pk = 'p')", "Aliasing is not supported"},
+      {R"(SELECT * FROM "t" AS t)", "Aliasing is not supported"},
+      {R"(DELETE FROM "t" x WHERE pk = 'p')", "Aliasing is not supported"},
+      {R"(INSERT INTO "" VALUE {'pk': 'a'})", ""},  // the table "" is looked for
       // The names a select list returns (a nested path's last component) are distinct.
       {R"(SELECT sk, pk, sk FROM "t")", "Duplicate identifiers in select clause: sk"},
       {R"(SELECT a, m.a FROM "t")", "Duplicate identifiers in select clause: a"},
