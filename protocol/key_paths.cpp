@@ -51,15 +51,23 @@ void collect_paths(const expr::Condition& condition, PathList& out) {
   for_each_path(condition, [&](const expr::Path* p) { out.push_back(p); });
 }
 
+namespace {
+constexpr std::string_view kNotScalar =
+    "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: ";
+}  // namespace
+
+bool is_index_key_path_error(const ApiError& e) {
+  return e.code() == ErrorCode::ValidationException && e.message().starts_with(kNotScalar) &&
+         e.message().substr(kNotScalar.size()).starts_with("IndexKey: ");
+}
+
 void check_whole_key_paths(const TableSchema& table, const PathList& paths) {
   auto nested_under = [&](const std::string& name) {
     return std::any_of(paths.begin(), paths.end(),
                        [&](const expr::Path* p) { return nested(p) && p->root() == name; });
   };
   auto refuse = [](const char* kind, const std::string& name) {
-    throw ApiError::validation(std::string("Key attributes must be scalars; list random access '[]' and map lookup "
-                                           "'.' are not allowed: ") +
-                               kind + ": " + name);
+    throw ApiError::validation(std::string(kNotScalar) + kind + ": " + name);
   };
   if (std::none_of(paths.begin(), paths.end(), nested)) return;
   if (nested_under(table.key.partition.name)) refuse("Key", table.key.partition.name);

@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "protocol/api_error.h"
 #include "protocol/expr/ast.h"
 #include "protocol/table_schema.h"
 
@@ -21,6 +22,9 @@ void collect_paths(const expr::Condition& condition, PathList& out);
 // table's partition and sort key ("... Key: pk"), then each local index's sort
 // key and each global index's keys ("... IndexKey: gsk").
 void check_whole_key_paths(const TableSchema& table, const PathList& paths);
+
+// Whether `e` is that refusal for an index's key ("... IndexKey: gsk").
+bool is_index_key_path_error(const ApiError& e);
 
 // The same check on a condition or a projection, made before anything else
 // about the key or the item (an update's own paths are checked once its

@@ -5,6 +5,7 @@
 #include "protocol/attribute_json.h"
 #include "protocol/expr/projection.h"
 #include "protocol/json_writer.h"
+#include "protocol/key_paths.h"
 #include "protocol/partiql/item_json.h"
 #include "protocol/partiql/key_types.h"
 #include "protocol/partiql/parser.h"
@@ -72,6 +73,9 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
     t.writes.digest = digest_of(request);
   }
   std::set<std::pair<std::uint32_t, std::string>> items;
+  // A path into an index key is refused once every statement has passed its own
+  // checks, without a statement's place (DynamoDB Local): the first one found.
+  std::optional<ApiError> index_key_path;
   for (std::size_t i = 0; i < parsed.size(); ++i) {
     const partiql::Statement& s = parsed[i];
     const partiql::StatementRequest& r = request.statements[i];
@@ -103,11 +107,13 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
         }
         break;
       }
-      throw ApiError::validation(prefix(i) + e.message());
+      if (!is_index_key_path_error(e)) throw ApiError::validation(prefix(i) + e.message());
+      if (!index_key_path) index_key_path = std::move(e);
     }
     // (After the statement's own errors, DELETE's invalid RETURNING among them.)
     if (s.returning())
       throw ApiError::validation(prefix(i) + "RETURNING clause is not supported in ExecuteTransaction.");
+    if (!prepared) continue;
     if (t.reads) {
       TransactGetAction get;
       get.table_name = prepared->table->schema.name;
@@ -128,6 +134,7 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
     action.del = std::move(prepared->del);
     t.writes.actions.push_back(std::move(action));
   }
+  if (index_key_path) throw std::move(*index_key_path);
   return t;
 }
 

@@ -1232,12 +1232,31 @@ def test_transaction_update_error_when_applied(dynamodb, t):
 
 
 # An EXISTS's condition may not read into a key attribute, as a ConditionCheck's may not
-# (test_key_paths.py).
+# (test_key_paths.py); worded as an UPDATE's or a DELETE's is (test_transaction_index_key_path_last).
 @dev("an EXISTS's condition is not checked: [ConditionalCheckFailed]")
 def test_transaction_exists_key_path(dynamodb, t):
     expect_error(lambda: et(dynamodb, ["EXISTS(SELECT * FROM %s WHERE pk = 'x' AND sk = 's' AND gpk.a = 1)" % q(t.idx)]),
-                 "ValidationException", "Validation failed in TransactStatements[0]: Key attributes must be scalars; "
+                 "ValidationException", "Key attributes must be scalars; "
                  "list random access '[]' and map lookup '.' are not allowed: IndexKey: gpk")
+
+
+# A path into an index key is refused after every statement's own errors, and without a
+# statement's place (DynamoDB Local; the documentation is silent).
+INDEX_KEY_PATH = "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: IndexKey: "
+
+
+def test_transaction_index_key_path_last(dynamodb, t):
+    expect_error(lambda: et(dynamodb, ["DELETE FROM %s WHERE pk = 'x' AND sk = 's' AND gpk.a IS NULL" % q(t.idx)]),
+                 "ValidationException", INDEX_KEY_PATH + "gpk")
+    expect_error(lambda: et(dynamodb, ["UPDATE %s REMOVE a WHERE pk = 'x' AND sk = 's' AND attribute_exists(lsk[0])"
+                                       % q(t.idx),
+                                       "DELETE FROM %s WHERE pk = 'y' AND sk = 's' RETURNING ALL OLD *" % q(t.idx)]),
+                 "ValidationException",
+                 "Validation failed in TransactStatements[1]: RETURNING clause is not supported in ExecuteTransaction.")
+    expect_error(lambda: et(dynamodb, ["SELECT gpk[1], sk FROM %s WHERE pk = 'x' AND sk = 's'" % q(t.idx),
+                                       "SELECT pk, pk FROM %s WHERE pk = 'x' AND sk = 't'" % q(t.idx)]),
+                 "ValidationException",
+                 "Validation failed in TransactStatements[1]: Duplicate identifiers in select clause: pk")
 
 
 # EXISTS(SELECT ... WHERE <key> AND <condition>) is a condition check inside a write transaction.
