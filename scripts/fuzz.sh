@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang and runs each for a bounded time
 # (FUZZ_SECONDS, default 60, per target): the expression parser
-# (tests/fuzz/expression_fuzzer.cpp) and every operation's request decoder
-# (tests/fuzz/request_fuzzer.cpp). Any crash, hang, leak or sanitizer report
+# (tests/fuzz/expression_fuzzer.cpp), every operation's request decoder
+# (tests/fuzz/request_fuzzer.cpp) and PartiQL's parser, checks and translation
+# (tests/fuzz/partiql_fuzzer.cpp). Any crash, hang, leak or sanitizer report
 # fails the run and leaves the input in build-fuzz/. FUZZ_TARGETS picks some.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-60}"
-targets="${FUZZ_TARGETS:-expression_fuzzer request_fuzzer}"
+targets="${FUZZ_TARGETS:-expression_fuzzer request_fuzzer partiql_fuzzer}"
 if ! command -v clang++-14 >/dev/null || [ ! -d /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux ]; then
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
   $sudo apt-get update -qq

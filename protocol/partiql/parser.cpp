@@ -361,6 +361,7 @@ class Parser {
   // --- expressions, loosest first ---
 
   NodeId expression() {
+    const DepthGuard guard(*this);
     NodeId left = conjunction();
     while (keyword("OR")) {
       Node n = make(NodeKind::Or, take().pos);
@@ -382,6 +383,7 @@ class Parser {
 
   NodeId negation() {
     if (!keyword("NOT")) return predicate();
+    const DepthGuard guard(*this);
     Node n = make(NodeKind::Not, take().pos);
     n.children = {negation()};
     return add(std::move(n));
@@ -568,6 +570,26 @@ class Parser {
   std::size_t next_ = 0;
   Statement out_;
   bool aliased_ = false;
+  int depth_ = 0;
+
+  // Nesting (parentheses, lists, bags, structs, NOT chains) deeper than
+  // kMaxDepth is refused before the recursion can exhaust the stack: an
+  // 8 KB statement of '(' would otherwise crash the server. DynamoDB Local
+  // answers 1,000 levels and fails at 4,000 (500); the service's limit and
+  // words are not known, so this is dynamod's own.
+  static constexpr int kMaxDepth = 1000;
+  struct DepthGuard {
+    explicit DepthGuard(Parser& p) : parser(p) {
+      if (++parser.depth_ > kMaxDepth) {
+        --parser.depth_;
+        throw not_well_formed("Expression nested more than " + std::to_string(kMaxDepth) + " levels deep");
+      }
+    }
+    ~DepthGuard() { --parser.depth_; }
+    DepthGuard(const DepthGuard&) = delete;
+    DepthGuard& operator=(const DepthGuard&) = delete;
+    Parser& parser;
+  };
 
   // A refusal the service names once the statement has parsed: the first is kept.
   void refuse(std::string message) {

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "protocol/api_error.h"
+#include "tests/fuzz/guarded.h"
 #include "protocol/expr/evaluate.h"
 #include "protocol/expr/expression.h"
 #include "protocol/expr/key_condition.h"
@@ -23,6 +24,7 @@
 namespace {
 
 using namespace dynamod;
+using fuzz::guarded;
 using namespace dynamod::expr;
 
 AttributeValue num(std::string_view t) { return AttributeValue::number(*Number::parse(t).number); }
@@ -74,14 +76,6 @@ const Fixture& fixture() {
   return f;
 }
 
-template <typename F>
-void guarded(F&& f) {
-  try {
-    f();
-  } catch (const ApiError&) {
-    // The only expected failure: a request the service would refuse.
-  }
-}
 
 }  // namespace
 

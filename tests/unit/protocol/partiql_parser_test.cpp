@@ -131,6 +131,18 @@ TEST_CASE("partiql parser: grammar errors carry the parser's detail") {
   }
 }
 
+TEST_CASE("partiql parser: nesting is bounded") {
+  // Deeper than 1,000 levels is refused before the recursion can exhaust the stack.
+  const std::string deep = "Expression nested more than 1000 levels deep";
+  CHECK(parse_error("SELECT * FROM t WHERE " + std::string(8100, '(')) == kEnvelope + deep);
+  std::string nots = "SELECT * FROM t WHERE ";
+  for (int i = 0; i < 1001; ++i) nots += "NOT ";
+  CHECK(parse_error(nots + "a = 1") == kEnvelope + deep);
+  CHECK(parse_error("INSERT INTO t VALUE " + std::string(2000, '[')) == kEnvelope + deep);
+  // 1,000 levels parse: the statement's own and 999 parentheses.
+  CHECK(parse_error("SELECT * FROM t WHERE " + std::string(999, '(') + "a = 1" + std::string(999, ')')) == "");
+}
+
 TEST_CASE("partiql parser: forms refused with the service's own messages") {
   const std::pair<const char*, const char*> cases[] = {
       {R"(SELECT * FROM "t"."i"."x")", "A path may contain at most 2 components in the FROM clause"},
