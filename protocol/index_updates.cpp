@@ -38,6 +38,15 @@ std::string schema_element(const std::string& name, ScalarType type, const char*
 
 }  // namespace
 
+void require_units_of_every_index(const TableSchema& table, BillingMode mode, const IndexUpdates& updates) {
+  if (mode != BillingMode::Provisioned || table.billing_mode != BillingMode::PayPerRequest) return;
+  for (const auto& index : table.global_indexes) {
+    bool given = std::any_of(updates.throughput_updates.begin(), updates.throughput_updates.end(),
+                             [&](const auto& update) { return update.first == index.name; });
+    if (!given) throw ApiError::invalid_parameter("ProvisionedThroughput must be specified for index: " + index.name);
+  }
+}
+
 IndexUpdates validate_index_updates(const UpdateTableRequest& r, const TableSchema& table, BillingMode mode) {
   IndexUpdates out;
   if (!r.index_updates) return out;
@@ -78,9 +87,6 @@ IndexUpdates validate_index_updates(const UpdateTableRequest& r, const TableSche
     return i.status == IndexStatus::Creating || i.status == IndexStatus::Deleting;
   });
   if (creates_or_deletes > 0 && building) throw ApiError::limit_exceeded(std::string(kOneAtATime));
-  if (creates_or_deletes > 0 && r.throughput) {
-    throw ApiError::invalid_parameter("You cannot create or delete index while updating table IOPS");
-  }
 
   for (const auto& u : updates) {
     if (u.delete_name) {
@@ -167,6 +173,10 @@ IndexUpdates validate_index_updates(const UpdateTableRequest& r, const TableSche
       index.status = IndexStatus::Creating;
       out.create = std::move(index);
     }
+  }
+  // (After each entry's own checks: DynamoDB Local names an index's missing definitions first.)
+  if (creates_or_deletes > 0 && r.throughput) {
+    throw ApiError::invalid_parameter("You cannot create or delete index while updating table IOPS");
   }
   return out;
 }

@@ -156,7 +156,9 @@ void encode_table_description(JsonWriter& out, const TableSchema& s, const Table
   out.string(this_arn);
   out.key("TableId");
   out.string(s.table_id);
-  if (s.billing_mode == BillingMode::PayPerRequest || s.billing_mode_explicit) {
+  // Only a table that is or was on demand has one ("You may need to switch to on-demand mode at least
+  // once in order to return a BillingModeSummary response": API_BillingModeSummary; DynamoDB Local).
+  if (s.billing_mode == BillingMode::PayPerRequest || s.billing_mode_updated > 0) {
     out.key("BillingModeSummary");
     out.begin_object();
     out.key("BillingMode");

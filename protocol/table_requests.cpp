@@ -288,6 +288,11 @@ Projection check_projection(const RawProjection& raw) {
     }
     p.type = ProjectionType::Include;
     p.non_key_attributes = *raw.non_key_attributes;
+    // A name projected twice (DynamoDB Local's text; the service's is not established).
+    std::set<std::string_view> seen;
+    for (const auto& name : p.non_key_attributes) {
+      if (!seen.insert(name).second) throw ApiError::validation("Cannot have two attributes with the same name");
+    }
   }
   return p;
 }
@@ -514,7 +519,6 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
   schema.name = name;
   schema.billing_mode =
       r.billing_mode && *r.billing_mode == "PAY_PER_REQUEST" ? BillingMode::PayPerRequest : BillingMode::Provisioned;
-  schema.billing_mode_explicit = r.billing_mode.has_value();
   if (schema.billing_mode == BillingMode::PayPerRequest && r.throughput) {
     throw ApiError::invalid_parameter(
         "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");

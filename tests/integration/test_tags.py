@@ -114,6 +114,19 @@ def test_tag_count_limit(dynamodb, tagged):
     assert len(list_all_tags(dynamodb, tagged)) == 50
 
 
+# CreateTable checks its Tags' constraints (here an empty key) and creates no table.
+@dev("accepted (CreateTable's Tags are not checked)")
+def test_create_table_invalid_tag(unchecked, dynamodb):
+    name = h.unique_name("tagx")
+    try:
+        expect_error(lambda: unchecked.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
+                                                    Tags=[{"Key": "", "Value": "v"}], **h.HASH_SCHEMA),
+                     "ValidationException", "1 validation error detected: Value '' at 'tags.1.member.key' failed to "
+                     "satisfy constraint: Member must have length greater than or equal to 1")
+    finally:
+        h.drop_table(dynamodb, name)
+
+
 # CreateTable with more than 50 tags fails and creates no table.
 def test_create_table_too_many_tags(dynamodb):
     name = h.unique_name("tagx")
