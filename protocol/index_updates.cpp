@@ -53,14 +53,13 @@ IndexUpdates validate_index_updates(const UpdateTableRequest& r, const TableSche
   const auto& updates = *r.index_updates;
   if (updates.empty()) throw ApiError::invalid_parameter("List of GlobalSecondaryIndexUpdates is empty");
   ConstraintErrors errors;
-  std::optional<std::vector<RawIndex>> creates;
-  for (const auto& u : updates) {
-    if (u.create) {
-      if (!creates) creates.emplace();
-      creates->push_back(*u.create);
+  for (std::size_t i = 0; i < updates.size(); ++i) {
+    // Each Create at its place among the updates: globalSecondaryIndexUpdates.<n>.member.create.*
+    if (updates[i].create) {
+      check_one_index_constraints(*updates[i].create,
+                                  "globalSecondaryIndexUpdates." + std::to_string(i + 1) + ".member.create.", errors);
     }
   }
-  check_index_constraints(creates, "globalSecondaryIndexUpdates", errors);
   errors.throw_if_any();
 
   std::set<std::string> named;

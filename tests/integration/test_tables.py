@@ -654,6 +654,18 @@ def test_update_table_answer_updating(dynamodb, table):
     assert desc["TableDescription"]["TableStatus"] == "UPDATING"
 
 
+# Units equal to the current ones are refused with the service's text (cortexproject/cortex#441).
+@dev("'The requested throughput value equals the current value'")
+def test_update_table_same_units(dynamodb, table):
+    name = table("hash", BillingMode="PROVISIONED", ProvisionedThroughput={"ReadCapacityUnits": 3, "WriteCapacityUnits": 4})
+    expect_error(lambda: dynamodb.update_table(TableName=name, ProvisionedThroughput={"ReadCapacityUnits": 3, "WriteCapacityUnits": 4}),
+                 "ValidationException",
+                 "The provisioned throughput for the table will not change. The requested value equals the current value. "
+                 "Current ReadCapacityUnits provisioned for the table: 3. Requested ReadCapacityUnits: 3. Current "
+                 "WriteCapacityUnits provisioned for the table: 4. Requested WriteCapacityUnits: 4. Refer to the Amazon "
+                 "DynamoDB Developer Guide for current limits and how to request higher limits.")
+
+
 # A decrease of units is counted in NumberOfDecreasesToday (the service limits them per day).
 @dev("never counts a decrease")
 def test_decrease_is_counted(dynamodb, table):
