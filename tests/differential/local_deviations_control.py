@@ -81,7 +81,8 @@ CHECKS = [
      "test_list_tables_limit_bounds"),
     (0, coral("limit", "Member must have value less than or equal to 100"), "Limit in ListTables must be <= 100",
      "test_list_tables_limit_bounds"),
-    (0, coral(r"(?:global|local)SecondaryIndexes\.\d+\.member\.provisionedThroughput\.(?:read|write)CapacityUnits",
+    (0, coral(r"(?:(?:global|local)SecondaryIndexes\.\d+\.member|globalSecondaryIndexUpdates\.\d+\.member\.create)"
+              r"\.provisionedThroughput\.(?:read|write)CapacityUnits",
               "Member must (?:not be null|have value greater than or equal to 1)"),
      "Global Secondary Index's read and write throughput must be at least 1, and cannot be null",
      "test_create_table_validation[gsi-read-units-0]"),
@@ -96,7 +97,7 @@ CHECKS = [
     (2, r"Given value \d+ for (?:Read|Write)CapacityUnits is out of bounds",
      "Cannot increase provisioned throughput to more than 40,000 units per table",
      "test_create_table_validation[read-units-out-of-bounds]"),
-    (2, r"Given value \d+ for (?:Read|Write)CapacityUnits is out of bounds",
+    (8, r"Given value \d+ for (?:Read|Write)CapacityUnits is out of bounds",
      "Cannot increase provisioned throughput to more than 40,000 units per global secondary index",
      "test_create_table_validation[gsi-units-out-of-bounds]"),
     (1, re.escape(INVALID) + r"Only one global secondary index update per index is allowed simultaneously\. Index: .*",
@@ -226,7 +227,12 @@ ACCEPTED = [
      "test_create_key_must_be_in_definitions[table-defines-it]", "update_table"),
     (re.escape(INVALID) + "You cannot modify stream status while updating table IOPS",
      "test_update_table_stream_with_billing_provisioned", "update_table"),
-    (re.escape(INVALID) + "You cannot create or delete index while updating table IOPS", "test_delete_index_with_table_units", "update_table"),
+    (re.escape(INVALID) + "You cannot create or delete index while updating table IOPS", "test_delete_index_with_table_units",
+     "update_table"),
+    (re.escape(INVALID) + "You cannot create or delete index while changing stream status",
+     "test_update_table_stream_with_index_change", "update_table"),
+    (coral(r"localSecondaryIndexes\.\d+\.member\.projection\.nonKeyAttributes", "Member must have length less than or equal to 20"),
+     "test_create_table_validation[lsi-nonkey-21]", "create_table"),
 ]
 
 
@@ -358,6 +364,11 @@ def description(answer):
 
 def forgive_description(operation, mine, theirs):
     """Its table descriptions (each deviation's test named)."""
+    if operation in ("update_table", "describe_table") and "AttributeDefinitions" in theirs and sorted(
+            theirs["AttributeDefinitions"], key=str) == sorted(mine.get("AttributeDefinitions", []), key=str):
+        # Once a table is updated, it lists the definitions in an order of its own (a hash order;
+        # the service's is not established): what is defined is compared, not the order.
+        theirs["AttributeDefinitions"] = mine["AttributeDefinitions"]
     if "TableId" in mine and "TableId" not in theirs:
         theirs["TableId"] = mine["TableId"]  # test_describe_table_description
     if operation == "delete_table":
@@ -379,7 +390,7 @@ def forgive_description(operation, mine, theirs):
         if deleting and "AttributeDefinitions" in mine and "AttributeDefinitions" in theirs:
             defined = {d["AttributeName"] for d in theirs["AttributeDefinitions"]}
             left = [d for d in mine["AttributeDefinitions"] if d["AttributeName"] in defined or d["AttributeName"] not in deleting]
-            if left == theirs["AttributeDefinitions"]:
+            if sorted(left, key=str) == sorted(theirs["AttributeDefinitions"], key=str):
                 theirs["AttributeDefinitions"] = mine["AttributeDefinitions"]
     if operation == "create_table":
         # It answers ACTIVE at once, its indexes too (test_create_table_description_pay_per_request,
@@ -410,10 +421,18 @@ def forgive_description(operation, mine, theirs):
             # It leaves out an on-demand table's GSI units, or keeps those it had before a switch
             # to on demand (test_gsi_throughput_and_status).
             their_index["ProvisionedThroughput"] = ours_units
-        elif ours_units and theirs_units and "NumberOfDecreasesToday" in ours_units \
-                and "NumberOfDecreasesToday" not in theirs_units:
-            # It leaves out a GSI's NumberOfDecreasesToday (test_gsi_throughput_and_status).
-            theirs_units["NumberOfDecreasesToday"] = ours_units["NumberOfDecreasesToday"]
+        elif ours_units and theirs_units:
+            # It leaves out a GSI's NumberOfDecreasesToday (test_gsi_throughput_and_status) and the
+            # dates of its changes (test_decrease_is_counted).
+            for name in ("NumberOfDecreasesToday", "LastIncreaseDateTime", "LastDecreaseDateTime"):
+                if name in ours_units and name not in theirs_units:
+                    theirs_units[name] = ours_units[name]
+        if operation == "update_table" and their_index.get("IndexStatus") == "CREATING":
+            # Its answer to a Create has no counters for the new index (errors-indexes.md;
+            # test_create_response_counters).
+            for name in ("IndexSizeBytes", "ItemCount"):
+                if name in our_index and name not in their_index:
+                    their_index[name] = our_index[name]
 
 
 def forgive_control(operation, request, ours, reference):

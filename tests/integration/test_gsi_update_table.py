@@ -100,6 +100,27 @@ def test_create_response_lists_new_index(backfill):
     assert entry["IndexArn"] == backfill["response"]["TableArn"] + "/index/by_grp"
 
 
+# The answer says Backfilling false outright (the service's, ACKQ; DynamoDB Local's too), and an
+# index CreateTable made never reports Backfilling. Found by the control differential: dynamod left
+# Backfilling out until the backfill started.
+def test_create_response_backfilling_false(dynamodb, backfill):
+    assert index_entry(backfill["response"])["Backfilling"] is False
+    name = h.unique_name("bff")
+    desc = dynamodb.create_table(TableName=name, BillingMode="PAY_PER_REQUEST", AttributeDefinitions=ad(("pk", "S"), ("g", "S")),
+                                 KeySchema=ks(("pk", "HASH")), GlobalSecondaryIndexes=[gsi("gsg", "g")])["TableDescription"]
+    try:
+        assert "Backfilling" not in desc["GlobalSecondaryIndexes"][0]
+    finally:
+        h.drop_table(dynamodb, name)
+
+
+# The answer counts the new index's items and bytes from zero (ACKQ, errors-indexes.md).
+@dev("no IndexSizeBytes or ItemCount for the new index")
+def test_create_response_counters(backfill):
+    entry = index_entry(backfill["response"])
+    assert (entry["IndexSizeBytes"], entry["ItemCount"]) == (0, 0)
+
+
 # ...and the table itself is UPDATING while the index's resources are allocated.
 @dev("TableStatus stays ACTIVE during an index build")
 def test_create_response_table_updating(backfill):

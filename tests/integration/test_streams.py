@@ -266,6 +266,18 @@ def test_update_table_stream_with_billing_provisioned(dynamodb, table):
         "ValidationException", INVALID + "You cannot modify stream status while updating table IOPS")
 
 
+# A stream change beside an index Create or Delete is refused (ACKQ 442).
+@dev("accepted")
+def test_update_table_stream_with_index_change(dynamodb, table):
+    name = table("hash")
+    expect_error(lambda: dynamodb.update_table(
+        TableName=name, StreamSpecification={"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"},
+        AttributeDefinitions=[{"AttributeName": "g", "AttributeType": "S"}],
+        GlobalSecondaryIndexUpdates=[{"Create": {"IndexName": "gsg", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                                                 "Projection": {"ProjectionType": "ALL"}}}]),
+        "ValidationException", INVALID + "You cannot create or delete index while changing stream status")
+
+
 @dev("'Cannot change IOPS and Streams at the same time.'")
 def test_update_table_stream_with_throughput(dynamodb, table):
     name = table("hash", BillingMode="PROVISIONED", ProvisionedThroughput={"ReadCapacityUnits": 1, "WriteCapacityUnits": 1})

@@ -358,6 +358,11 @@ CT_CASES = [
             "1 validation error detected: Value '[%s]' at 'globalSecondaryIndexes.1.member.projection.nonKeyAttributes' "
             "failed to satisfy constraint: Member must have length less than or equal to 20" % ", ".join("n%02d" % i for i in range(21)),
             local="'No more than 20 attributes per table can be projected into Local Secondary Indices'"),
+    ct_case("lsi-nonkey-21", dict(GSI_HR, LocalSecondaryIndexes=[index("lsi1", [("pk", "HASH"), ("g", "RANGE")], {
+        "ProjectionType": "INCLUDE", "NonKeyAttributes": ["n%02d" % i for i in range(21)]})]), "ValidationException",
+            "1 validation error detected: Value '[%s]' at 'localSecondaryIndexes.1.member.projection.nonKeyAttributes' "
+            "failed to satisfy constraint: Member must have length less than or equal to 20" % ", ".join("n%02d" % i for i in range(21)),
+            local="accepted (table created)"),
     ct_case("nonkey-empty", dict(GSI_HR, GlobalSecondaryIndexes=[index("gsi1", [("g", "HASH")], {
         "ProjectionType": "INCLUDE", "NonKeyAttributes": []})]), "ValidationException",
             "1 validation error detected: Value '[]' at 'globalSecondaryIndexes.1.member.projection.nonKeyAttributes' "
@@ -666,14 +671,21 @@ def test_update_table_same_units(dynamodb, table):
                  "DynamoDB Developer Guide for current limits and how to request higher limits.")
 
 
-# A decrease of units is counted in NumberOfDecreasesToday (the service limits them per day).
-@dev("never counts a decrease")
+# A decrease of units is counted in NumberOfDecreasesToday (the service limits them per day) and
+# dated, a GSI's too.
+@dev("never counts or dates a decrease")
 def test_decrease_is_counted(dynamodb, table):
-    name = table("hash", BillingMode="PROVISIONED", ProvisionedThroughput={"ReadCapacityUnits": 5, "WriteCapacityUnits": 5})
+    units = {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}
+    name = table("hash", BillingMode="PROVISIONED", ProvisionedThroughput=units, AttributeDefinitions=ad(("pk", "S"), ("g", "S")),
+                 GlobalSecondaryIndexes=[index("gsi1", [("g", "HASH")], ProvisionedThroughput=units)])
     dynamodb.update_table(TableName=name, ProvisionedThroughput={"ReadCapacityUnits": 2, "WriteCapacityUnits": 5})
     h.wait_active(dynamodb, name)
-    pt = dynamodb.describe_table(TableName=name)["Table"]["ProvisionedThroughput"]
-    assert pt["NumberOfDecreasesToday"] == 1 and "LastDecreaseDateTime" in pt
+    dynamodb.update_table(TableName=name, GlobalSecondaryIndexUpdates=[{"Update": {
+        "IndexName": "gsi1", "ProvisionedThroughput": {"ReadCapacityUnits": 2, "WriteCapacityUnits": 5}}}])
+    h.wait_active(dynamodb, name)
+    desc = dynamodb.describe_table(TableName=name)["Table"]
+    for pt in (desc["ProvisionedThroughput"], desc["GlobalSecondaryIndexes"][0]["ProvisionedThroughput"]):
+        assert pt["NumberOfDecreasesToday"] == 1 and "LastDecreaseDateTime" in pt
 
 
 @dev("TableClass updates are refused with 'Nothing to update' and TableClassSummary is never reported")
