@@ -491,14 +491,14 @@ class ControlServers:
         raw = copy.deepcopy((got, expected))
         if self.local:
             got, expected = forgive_control(operation, request, got, expected)
-        kind = operation
+        kind = operation + (" " + outcome(expected) if outcome(expected) else "")
         if operation in CONTROL_WRITES:
             name = request.get("TableName") or request.get("ResourceArn", "").split("table/")[-1].split("/")[0]
             if name in CONTROL_TABLES:
                 mine, theirs = self.state(self.ours, name), self.state(self.reference, name)
                 if self.local:
-                    for i, operation in enumerate(("describe_table", "describe_time_to_live")):
-                        mine[i], theirs[i] = forgive_control(operation, {"TableName": name}, mine[i], theirs[i])
+                    for i, reader in enumerate(("describe_table", "describe_time_to_live")):
+                        mine[i], theirs[i] = forgive_control(reader, {"TableName": name}, mine[i], theirs[i])
                 if mine != theirs:
                     for api in (self.ours, self.reference):
                         self.drop(api, name)
@@ -506,10 +506,7 @@ class ControlServers:
                         # (Where one server refused what the other did, the state differs
                         # because the answers do, reported or forgiven.)
                         got, expected, kind = mine, theirs, operation + " state"
-        if got == expected:
-            return None
-        error = expected[-1].get("error") if isinstance(expected, list) else None
-        return (kind + (" " + error if error else "")), got, expected
+        return None if got == expected else (kind, got, expected)
 
 if __name__ == "__main__":
     sys.exit(main())
