@@ -283,7 +283,7 @@ def main():
     try:
         rng = random.Random(args.seed)
         if control:
-            servers = ControlServers(ours, reference, local)
+            servers = ControlServers(ours, reference, local, ours_scratch=process is not None)
             sources = [ControlRequests(rng)]
         else:
             for api in (ours, reference):
@@ -400,8 +400,9 @@ class ControlServers:
     """The two servers of the control workload (--workload control): tables of its own
     (control_generator.TABLES), each server's ARN prefix, and the comparison of one request."""
 
-    def __init__(self, ours, reference, local):
+    def __init__(self, ours, reference, local, ours_scratch):
         self.ours, self.reference, self.local = ours, reference, local
+        self.scratch = {id(ours): ours_scratch, id(reference): local}
         self.prefixes = {}
         for api in (ours, reference):
             self.clear(api)
@@ -415,10 +416,11 @@ class ControlServers:
     def clear(self, api):
         names = [name for page in api.get_paginator("list_tables").paginate() for name in page["TableNames"]]
         foreign = [name for name in names if name not in CONTROL_TABLES]
-        if foreign and not (api is self.ours or self.local):
-            sys.exit("the control workload needs a reference without other tables; it holds %s" % foreign[:5])
+        if foreign and not self.scratch[id(api)]:
+            # (Only DynamoDB Local's tables, and those of the dynamod it started, are scratch.)
+            sys.exit("the control workload needs servers without other tables; %s holds %s" % (
+                "dynamod" if api is self.ours else "the reference", foreign[:5]))
         for name in names:
-            # (DynamoDB Local, or an in-memory dynamod: their tables are scratch.)
             self.drop(api, name)
 
     @staticmethod
