@@ -423,17 +423,24 @@ class ControlServers:
         for name in names:
             self.drop(api, name)
 
-    @staticmethod
-    def drop(api, name):
-        try:
-            api.update_table(TableName=name, DeletionProtectionEnabled=False)
-        except ClientError:
-            pass
-        try:
-            api.delete_table(TableName=name)
-        except ClientError:
+    def drop(self, api, name):
+        """Deletes a table, protected or not, once its changes are done (a few tries: a server
+        refuses while an index is built; DynamoDB Local's index may stay CREATING for good)."""
+        for _ in range(2):
+            self.settle(api, name)
+            try:
+                api.update_table(TableName=name, DeletionProtectionEnabled=False)
+            except ClientError:
+                pass
+            try:
+                api.delete_table(TableName=name)
+            except ClientError as error:
+                if error.response["Error"]["Code"] == "ResourceNotFoundException":
+                    return
+                continue
+            api.get_waiter("table_not_exists").wait(TableName=name, WaiterConfig={"Delay": 0.1, "MaxAttempts": 300})
             return
-        api.get_waiter("table_not_exists").wait(TableName=name, WaiterConfig={"Delay": 0.1, "MaxAttempts": 100})
+        print("could not drop %s: the later answers about it may differ" % name)
 
     def localise(self, api, request):
         """The request as sent to one server: its own ARNs."""
@@ -468,7 +475,7 @@ class ControlServers:
     def settle(self, api, name):
         """Waits until the table is ACTIVE with every index ACTIVE, or gone, so that what the
         servers hold is compared, not how fast they get there."""
-        for _ in range(100):
+        for _ in range(200):
             try:
                 table = api.describe_table(TableName=name)["Table"]
             except ClientError:
