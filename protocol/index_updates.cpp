@@ -38,20 +38,28 @@ std::string schema_element(const std::string& name, ScalarType type, const char*
 
 }  // namespace
 
+void require_units_of_every_index(const TableSchema& table, BillingMode mode, const IndexUpdates& updates) {
+  if (mode != BillingMode::Provisioned || table.billing_mode != BillingMode::PayPerRequest) return;
+  for (const auto& index : table.global_indexes) {
+    bool given = std::any_of(updates.throughput_updates.begin(), updates.throughput_updates.end(),
+                             [&](const auto& update) { return update.first == index.name; });
+    if (!given) throw ApiError::invalid_parameter("ProvisionedThroughput must be specified for index: " + index.name);
+  }
+}
+
 IndexUpdates validate_index_updates(const UpdateTableRequest& r, const TableSchema& table, BillingMode mode) {
   IndexUpdates out;
   if (!r.index_updates) return out;
   const auto& updates = *r.index_updates;
   if (updates.empty()) throw ApiError::invalid_parameter("List of GlobalSecondaryIndexUpdates is empty");
   ConstraintErrors errors;
-  std::optional<std::vector<RawIndex>> creates;
-  for (const auto& u : updates) {
-    if (u.create) {
-      if (!creates) creates.emplace();
-      creates->push_back(*u.create);
+  for (std::size_t i = 0; i < updates.size(); ++i) {
+    // Each Create at its place among the updates: globalSecondaryIndexUpdates.<n>.member.create.*
+    if (updates[i].create) {
+      check_one_index_constraints(*updates[i].create,
+                                  "globalSecondaryIndexUpdates." + std::to_string(i + 1) + ".member.create.", errors);
     }
   }
-  check_index_constraints(creates, "globalSecondaryIndexUpdates", errors);
   errors.throw_if_any();
 
   std::set<std::string> named;
@@ -78,9 +86,6 @@ IndexUpdates validate_index_updates(const UpdateTableRequest& r, const TableSche
     return i.status == IndexStatus::Creating || i.status == IndexStatus::Deleting;
   });
   if (creates_or_deletes > 0 && building) throw ApiError::limit_exceeded(std::string(kOneAtATime));
-  if (creates_or_deletes > 0 && r.throughput) {
-    throw ApiError::invalid_parameter("You cannot create or delete index while updating table IOPS");
-  }
 
   for (const auto& u : updates) {
     if (u.delete_name) {
@@ -167,6 +172,10 @@ IndexUpdates validate_index_updates(const UpdateTableRequest& r, const TableSche
       index.status = IndexStatus::Creating;
       out.create = std::move(index);
     }
+  }
+  // (After each entry's own checks: DynamoDB Local names an index's missing definitions first.)
+  if (creates_or_deletes > 0 && r.throughput) {
+    throw ApiError::invalid_parameter("You cannot create or delete index while updating table IOPS");
   }
   return out;
 }

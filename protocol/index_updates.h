@@ -19,7 +19,14 @@ struct IndexUpdates {
   bool empty() const { return !create && !delete_name && throughput_updates.empty(); }
 };
 
-// `mode` is the table's billing mode after this request.
+// `mode` is the table's billing mode after this request. UpdateTable checks the index updates
+// before the table's own changes (units, billing mode, stream): a missing index, or an index's bad
+// key, is named before units on an on-demand table, a switch to PROVISIONED without units, or a
+// stream change beside an index change (DynamoDB Local's order; the documentation is silent).
 IndexUpdates validate_index_updates(const UpdateTableRequest& request, const TableSchema& table, BillingMode mode);
+
+// A switch to PROVISIONED (`mode`) gives every GSI units too, by an Update of each (ACKQ,
+// /work/notes/errors-indexes.md); checked after the table's own units.
+void require_units_of_every_index(const TableSchema& table, BillingMode mode, const IndexUpdates& updates);
 
 }  // namespace dynamod

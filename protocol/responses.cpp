@@ -56,8 +56,10 @@ void write_projection(JsonWriter& out, const Projection& p) {
   out.end_object();
 }
 
+// `table_creating`: the CreateTable answer, whose CREATING indexes report no Backfilling; an index
+// that UpdateTable creates does, false until its backfill starts (ACKQ, errors-indexes.md).
 void write_index(JsonWriter& out, const IndexSchema& index, bool global, const std::string& table_arn,
-                 const IndexCounters& counters) {
+                 const IndexCounters& counters, bool table_creating = false) {
   out.begin_object();
   out.key("IndexName");
   out.string(index.name);
@@ -68,9 +70,9 @@ void write_index(JsonWriter& out, const IndexSchema& index, bool global, const s
   if (global) {
     out.key("IndexStatus");
     out.string(index_status_name(index.status));
-    if (index.backfilling) {
+    if (index.backfilling || (index.status == IndexStatus::Creating && !table_creating)) {
       out.key("Backfilling");
-      out.boolean(true);
+      out.boolean(index.backfilling);
     }
     out.key("ProvisionedThroughput");
     write_throughput(out, index.throughput.value_or(Throughput{}));
@@ -156,7 +158,9 @@ void encode_table_description(JsonWriter& out, const TableSchema& s, const Table
   out.string(this_arn);
   out.key("TableId");
   out.string(s.table_id);
-  if (s.billing_mode == BillingMode::PayPerRequest || s.billing_mode_explicit) {
+  // Only a table that is or was on demand has one ("You may need to switch to on-demand mode at least
+  // once in order to return a BillingModeSummary response": API_BillingModeSummary; DynamoDB Local).
+  if (s.billing_mode == BillingMode::PayPerRequest || s.billing_mode_updated > 0) {
     out.key("BillingModeSummary");
     out.begin_object();
     out.key("BillingMode");
@@ -176,7 +180,9 @@ void encode_table_description(JsonWriter& out, const TableSchema& s, const Table
   if (full && !s.global_indexes.empty()) {
     out.key("GlobalSecondaryIndexes");
     out.begin_array();
-    for (const auto& index : s.global_indexes) write_index(out, index, true, this_arn, index_counters);
+    for (const auto& index : s.global_indexes) {
+      write_index(out, index, true, this_arn, index_counters, s.status == TableStatus::Creating);
+    }
     out.end_array();
   }
   if (full && s.stream && s.stream->id != 0) {

@@ -204,33 +204,35 @@ void check_index_constraints(const std::optional<std::vector<RawIndex>>& indexes
                              ConstraintErrors& errors) {
   if (!indexes) return;
   for (std::size_t i = 0; i < indexes->size(); ++i) {
-    const RawIndex& index = (*indexes)[i];
-    std::string member = family + "." + std::to_string(i + 1) + ".member.";
-    check_key_schema_constraints(index.key_schema, member + "keySchema", errors);
-    if (!index.projection) {
-      errors.add_null(member + "projection", "Member must not be null");
-    } else {
-      const RawProjection& p = *index.projection;
-      if (p.projection_type && *p.projection_type != "ALL" && *p.projection_type != "INCLUDE" &&
-          *p.projection_type != "KEYS_ONLY") {
-        errors.add(*p.projection_type, member + "projection.projectionType",
-                   "Member must satisfy enum value set: [ALL, INCLUDE, KEYS_ONLY]");
-      }
-      if (p.non_key_attributes && p.non_key_attributes->empty()) {
-        errors.add("[]", member + "projection.nonKeyAttributes", "Member must have length greater than or equal to 1");
-      }
-      if (p.non_key_attributes && p.non_key_attributes->size() > 20) {
-        errors.add(render_list(*p.non_key_attributes), member + "projection.nonKeyAttributes",
-                   "Member must have length less than or equal to 20");
-      }
-    }
-    if (!index.index_name) {
-      errors.add_null(member + "indexName", "Member must not be null");
-    } else {
-      check_name(*index.index_name, member + "indexName", errors);
-    }
-    if (index.throughput) check_throughput_constraints(*index.throughput, member + "provisionedThroughput", errors);
+    check_one_index_constraints((*indexes)[i], family + "." + std::to_string(i + 1) + ".member.", errors);
   }
+}
+
+void check_one_index_constraints(const RawIndex& index, const std::string& member, ConstraintErrors& errors) {
+  check_key_schema_constraints(index.key_schema, member + "keySchema", errors);
+  if (!index.projection) {
+    errors.add_null(member + "projection", "Member must not be null");
+  } else {
+    const RawProjection& p = *index.projection;
+    if (p.projection_type && *p.projection_type != "ALL" && *p.projection_type != "INCLUDE" &&
+        *p.projection_type != "KEYS_ONLY") {
+      errors.add(*p.projection_type, member + "projection.projectionType",
+                 "Member must satisfy enum value set: [ALL, INCLUDE, KEYS_ONLY]");
+    }
+    if (p.non_key_attributes && p.non_key_attributes->empty()) {
+      errors.add("[]", member + "projection.nonKeyAttributes", "Member must have length greater than or equal to 1");
+    }
+    if (p.non_key_attributes && p.non_key_attributes->size() > 20) {
+      errors.add(render_list(*p.non_key_attributes), member + "projection.nonKeyAttributes",
+                 "Member must have length less than or equal to 20");
+    }
+  }
+  if (!index.index_name) {
+    errors.add_null(member + "indexName", "Member must not be null");
+  } else {
+    check_name(*index.index_name, member + "indexName", errors);
+  }
+  if (index.throughput) check_throughput_constraints(*index.throughput, member + "provisionedThroughput", errors);
 }
 
 KeyDef check_key_structure(const std::vector<RawKeyElement>& key_schema,
@@ -288,6 +290,11 @@ Projection check_projection(const RawProjection& raw) {
     }
     p.type = ProjectionType::Include;
     p.non_key_attributes = *raw.non_key_attributes;
+    // A name projected twice (DynamoDB Local's text; the service's is not established).
+    std::set<std::string_view> seen;
+    for (const auto& name : p.non_key_attributes) {
+      if (!seen.insert(name).second) throw ApiError::validation("Cannot have two attributes with the same name");
+    }
   }
   return p;
 }
@@ -514,7 +521,6 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
   schema.name = name;
   schema.billing_mode =
       r.billing_mode && *r.billing_mode == "PAY_PER_REQUEST" ? BillingMode::PayPerRequest : BillingMode::Provisioned;
-  schema.billing_mode_explicit = r.billing_mode.has_value();
   if (schema.billing_mode == BillingMode::PayPerRequest && r.throughput) {
     throw ApiError::invalid_parameter(
         "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");

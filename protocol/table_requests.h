@@ -106,6 +106,9 @@ KeyDef check_key_structure(const std::vector<RawKeyElement>& key_schema,
 Projection check_projection(const RawProjection& raw);
 void check_index_constraints(const std::optional<std::vector<RawIndex>>& indexes, const std::string& family,
                              ConstraintErrors& errors);
+// One index's Coral constraints; `member` is its path with a final '.' (e.g.
+// "globalSecondaryIndexUpdates.2.member.create.").
+void check_one_index_constraints(const RawIndex& index, const std::string& member, ConstraintErrors& errors);
 void check_throughput_bounds(const RawThroughput& t);
 
 std::optional<RawStreamSpecification> decode_raw_stream_specification(json::value& v);

@@ -119,8 +119,9 @@ struct TableSchema {
   KeyDef key;
   std::vector<AttributeDefinition> attribute_definitions;
   BillingMode billing_mode = BillingMode::Provisioned;
-  bool billing_mode_explicit = false;  // BillingModeSummary is reported once a mode was chosen
-  double billing_mode_updated = 0;  // epoch seconds of the last switch to PAY_PER_REQUEST
+  // Epoch seconds of the last switch to PAY_PER_REQUEST; a table that was never on demand reports
+  // no BillingModeSummary.
+  double billing_mode_updated = 0;
   Throughput throughput;
   std::vector<IndexSchema> global_indexes;
   std::vector<IndexSchema> local_indexes;

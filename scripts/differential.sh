@@ -5,7 +5,8 @@
 # for what to do with one. Not part of `make test`: it needs Java and DynamoDB Local.
 #
 # Environment: SEEDS="1 2 3" OPS=1500 SHAPES="composite hash binary" (the tables of
-# tests/differential/shapes.py) WORKLOADS="json partiql" (PartiQL runs on the composite table)
+# tests/differential/shapes.py) WORKLOADS="json partiql control" (PartiQL runs on the composite
+# table; control, the table-control workload, on tables of its own, once per seed)
 # DDB_LOCAL=<shared>/tools/dynamodb-local; arguments go to the tool (e.g. --show 5).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -23,12 +24,12 @@ pid=$("$DDB_LOCAL" "$port" | tail -n 1) || exit 1
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null' EXIT
 
 status=0
-for workload in ${WORKLOADS:-json partiql}; do
+for workload in ${WORKLOADS:-json partiql control}; do
   shapes=${SHAPES:-composite hash binary}
   [ "$workload" = json ] || shapes=composite
   for shape in $shapes; do
     for seed in ${SEEDS:-1 2 3}; do
-      echo "== $workload workload, $shape table, seed $seed"
+      if [ "$workload" = control ]; then echo "== control workload, seed $seed"; else echo "== $workload workload, $shape table, seed $seed"; fi
       "$python" tests/differential/differential.py --reference "http://127.0.0.1:$port" --workload "$workload" \
         --shape "$shape" --seed "$seed" --ops "${OPS:-1500}" "$@" || status=1
     done

@@ -158,8 +158,6 @@ std::string encode_schema(const TableSchema& s) {
     w.key("table_class");
     w.integer(static_cast<int>(*s.table_class));
   }
-  w.key("billing_mode_explicit");
-  w.boolean(s.billing_mode_explicit);
   w.key("deletion_protection");
   w.boolean(s.deletion_protection);
   if (s.stream) {
@@ -240,7 +238,6 @@ TableSchema decode_schema(std::string_view json) {
     if (o["table_class"].get(table_class) == simdjson::SUCCESS) {
       s.table_class = static_cast<TableClass>(std::int64_t(table_class));
     }
-    s.billing_mode_explicit = bool(o["billing_mode_explicit"]);
     s.deletion_protection = bool(o["deletion_protection"]);
     element stream;
     if (o["stream"].get(stream) == simdjson::SUCCESS) {

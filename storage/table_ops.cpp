@@ -173,14 +173,18 @@ TableDescription update_table(WriteContext& ctx, const Scope& scope, const Updat
   TablePtr table = find_for_write(ctx, scope, *request.table_name);
   const std::string& ns = table->ns;
   const TableSchema& current = table->schema;
+  // The index updates are checked first (index_updates.h).
+  BillingMode mode = current.billing_mode;
+  if (request.billing_mode) {
+    mode = *request.billing_mode == "PAY_PER_REQUEST" ? BillingMode::PayPerRequest : BillingMode::Provisioned;
+  }
+  IndexUpdates index_updates = validate_index_updates(request, current, mode);
   TableUpdate update = validate_update_table(request, current);
-  IndexUpdates index_updates =
-      validate_index_updates(request, current, update.billing_mode.value_or(current.billing_mode));
+  require_units_of_every_index(current, mode, index_updates);
 
   TableSchema next = current;
   bool capacity_changed = false;
   if (update.billing_mode) {
-    next.billing_mode_explicit = true;
     if (*update.billing_mode != current.billing_mode) {
       capacity_changed = true;
       next.billing_mode = *update.billing_mode;
@@ -242,7 +246,9 @@ TableDescription update_table(WriteContext& ctx, const Scope& scope, const Updat
   }
   for (const auto& [name, units] : index_updates.throughput_updates) {
     for (auto& index : next.global_indexes) {
-      if (index.name == name && index.throughput) change_throughput(*index.throughput, units.first, units.second, now);
+      if (index.name != name) continue;
+      if (!index.throughput) index.throughput.emplace();  // an on-demand GSI given units by a switch
+      change_throughput(*index.throughput, units.first, units.second, now);
     }
   }
   if (index_job) {

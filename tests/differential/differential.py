@@ -5,7 +5,7 @@ Local, or the service), comparing every answer and, after each write, the items 
     tests/differential/differential.py --reference http://127.0.0.1:8100 [--seed N] [--ops N]
                                        [--shape composite|hash|binary] [--explain N]
                                        [--reference-kind dynamodb-local|aws]
-                                       [--workload json|partiql|both]
+                                       [--workload json|partiql|both|control]
 
 It starts its own in-memory dynamod (build/dynamod, or --dynamod-bin) unless --dynamod URL is
 given. A run creates one table on both servers, of the shape chosen (shapes.py: keys of each
@@ -16,7 +16,14 @@ filters, BatchWriteItem, BatchGetItem, TransactWriteItems and TransactGetItems
 (request_generator.py). With --workload partiql (or both, mixed; the composite table only) it
 sends PartiQL instead: ExecuteStatement (SELECT on the table and its indexes, every page; INSERT,
 UPDATE, DELETE), BatchExecuteStatement and ExecuteTransaction (partiql_generator.py); after one
-that may write it compares the whole table, read by a consistent Scan.
+that may write it compares the whole table, read by a consistent Scan. With --workload control it
+manages tables of its own instead (control_generator.py: CreateTable, UpdateTable, DescribeTable,
+DeleteTable, ListTables with paging, TTL, tags, continuous backups, DescribeLimits,
+DescribeEndpoints, valid and invalid, on a small pool of table names); it starts by deleting every
+table of DynamoDB Local, and after a request that may change a table compares the table's
+description on both servers, dropping it on both when they differ. What is the server's own
+(times, TableId, the account and region of ARNs, stream labels, its address, the order of a
+table's indexes) is not compared.
 
 An answer is the response without request ids, or the error's type and message. Set members are
 sorted, and the items of a Scan or an index Query (whose keys may tie) are put in one order, as
@@ -46,7 +53,9 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
+from control_generator import ARN_PREFIX, TABLES as CONTROL_TABLES, ControlRequests
 from local_deviations import forgive_local
+from local_deviations_control import forgive_control
 from partiql_generator import PartiqlRequests, unordered as partiql_unordered
 from request_generator import Requests
 from shapes import SHAPES
@@ -54,7 +63,7 @@ from shapes import SHAPES
 REPO = Path(__file__).resolve().parents[2]
 PAGES = 100  # at most, so that a server that always answers a NextToken ends
 PARTIQL = ("execute_statement", "batch_execute_statement", "execute_transaction")
-WORKLOADS = {"json": ["json"], "partiql": ["partiql"], "both": ["json", "partiql"]}
+WORKLOADS = {"json": ["json"], "partiql": ["partiql"], "both": ["json", "partiql"], "control": ["control"]}
 
 
 def client(endpoint):
@@ -98,9 +107,12 @@ def answer(api, operation, request):
             break
         page.pop("ResponseMetadata", None)
         pages.append(page)
-        if operation == "execute_statement" and "NextToken" in page:
+        if operation in ("execute_statement", "list_tags_of_resource") and "NextToken" in page:
             # A NextToken is the server's own opaque text: compare that there is one.
             request["NextToken"], page["NextToken"] = page["NextToken"], "<token>"
+            continue
+        if operation == "list_tables" and "LastEvaluatedTableName" in page:
+            request["ExclusiveStartTableName"] = page["LastEvaluatedTableName"]
             continue
         if operation not in ("query", "scan") or "LastEvaluatedKey" not in page:
             break
@@ -252,13 +264,16 @@ def main():
                         help="before request N, print the item it names as each server holds it")
     parser.add_argument("--show", type=int, default=20, help="mismatches to print in full")
     parser.add_argument("--workload", choices=sorted(WORKLOADS), default="json",
-                        help="the JSON API's operations (default), PartiQL's (composite table), or both mixed")
+                        help="the JSON API's operations (default), PartiQL's (composite table), both mixed, "
+                             "or table control (tables of its own)")
     args = parser.parse_args()
-    if args.workload != "json" and args.shape != "composite":
+    if args.workload in ("partiql", "both") and args.shape != "composite":
         parser.error("the PartiQL workload runs on the composite table")
-    print("boto3 %s; seed %d; %d operations on the %s table; workload %s" % (
-        boto3.__version__, args.seed, args.ops, args.shape, args.workload))
+    control = args.workload == "control"
+    print("boto3 %s; seed %d; %d operations on the %s; workload %s" % (
+        boto3.__version__, args.seed, args.ops, "control tables" if control else args.shape + " table", args.workload))
     shape = SHAPES[args.shape]
+    local = args.reference_kind == "dynamodb-local"
 
     process = None
     endpoint = args.dynamod
@@ -266,23 +281,30 @@ def main():
         process, endpoint = start_dynamod(args.dynamod_bin)
     ours, reference = client(endpoint), client(args.reference)
     try:
-        for api in (ours, reference):
-            try:
-                api.delete_table(TableName=shape.table)
-                api.get_waiter("table_not_exists").wait(TableName=shape.table, WaiterConfig={"Delay": 0.2})
-            except ClientError:
-                pass
-            create_table(shape, api)
         rng = random.Random(args.seed)
-        sources = [Requests(rng, shape) if kind == "json" else PartiqlRequests(rng) for kind in WORKLOADS[args.workload]]
+        if control:
+            servers = ControlServers(ours, reference, local, ours_scratch=process is not None)
+            sources = [ControlRequests(rng)]
+        else:
+            for api in (ours, reference):
+                try:
+                    api.delete_table(TableName=shape.table)
+                    api.get_waiter("table_not_exists").wait(TableName=shape.table, WaiterConfig={"Delay": 0.2})
+                except ClientError:
+                    pass
+                create_table(shape, api)
+            sources = [Requests(rng, shape) if kind == "json" else PartiqlRequests(rng) for kind in WORKLOADS[args.workload]]
         mismatches = {}
         for number in range(args.ops):
             # (One source draws nothing for the choice, so a seed's JSON run stays as it was.)
             source = sources[0] if len(sources) == 1 else rng.choice(sources)
             operation, request = source.next()
-            if number == args.explain:
-                explain(shape, ours, reference, operation, request)
-            mismatch = compare(shape, ours, reference, operation, request, args.reference_kind == "dynamodb-local")
+            if control:
+                mismatch = servers.compare(operation, request)
+            else:
+                if number == args.explain:
+                    explain(shape, ours, reference, operation, request)
+                mismatch = compare(shape, ours, reference, operation, request, local)
             if mismatch:
                 kind, got, expected = mismatch
                 mismatches.setdefault(kind, []).append((number, request, got, expected))
@@ -290,7 +312,7 @@ def main():
         for kind, cases in sorted(mismatches.items(), key=lambda kv: -len(kv[1])):
             print("\n== %s: %d mismatches" % (kind, len(cases)))
             for number, request, got, expected in cases[:args.show]:
-                print("-- request %d: %s(%s)" % (number, operation_name(kind), json.dumps(request, default=str)))
+                print("-- request %d: %s(%s)" % (number, operation_name(kind), json.dumps(request, default=str)[:1500]))
                 for where, a, b in differences(got, expected):
                     print("   at %s\n     dynamod:   %s\n     reference: %s" % (
                         where, json.dumps(a, default=str)[:600], json.dumps(b, default=str)[:600]))
@@ -353,9 +375,147 @@ def compare(shape, ours, reference, operation, request, local):
     return (operation + (" " + error if error else "")), got, expected
 
 
+def outcome(answer):
+    """An answer's error type, or None for a success."""
+    return answer[-1].get("error") if isinstance(answer, list) and answer else None
+
+
 def operation_name(kind):
     return kind.split(" ")[0]
 
+
+
+# ------------------------------------------------------------------ the control workload
+
+CONTROL_WRITES = ("create_table", "update_table", "delete_table", "update_time_to_live", "tag_resource",
+                  "untag_resource", "update_continuous_backups")
+# The server's own values in a table's description and the other control answers.
+OWN_TIMES = ("CreationDateTime", "LastIncreaseDateTime", "LastDecreaseDateTime", "LastUpdateToPayPerRequestDateTime",
+             "LastUpdateDateTime", "EarliestRestorableDateTime", "LatestRestorableDateTime")
+SETTLING = ("CREATING", "UPDATING", "DELETING")
+INDEX_LISTS = ("GlobalSecondaryIndexes", "LocalSecondaryIndexes")
+
+
+class ControlServers:
+    """The two servers of the control workload (--workload control): tables of its own
+    (control_generator.TABLES), each server's ARN prefix, and the comparison of one request."""
+
+    def __init__(self, ours, reference, local, ours_scratch):
+        self.ours, self.reference, self.local = ours, reference, local
+        self.scratch = {id(ours): ours_scratch, id(reference): local}
+        self.prefixes = {}
+        for api in (ours, reference):
+            self.clear(api)
+            # The server's "arn:aws:dynamodb:<region>:<account>:", from a table made to ask it.
+            probe = api.create_table(TableName="ctl-probe", BillingMode="PAY_PER_REQUEST",
+                                     KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
+            self.prefixes[id(api)] = probe["TableDescription"]["TableArn"].split("table/")[0]
+            self.drop(api, "ctl-probe")
+
+    def clear(self, api):
+        names = [name for page in api.get_paginator("list_tables").paginate() for name in page["TableNames"]]
+        foreign = [name for name in names if name not in CONTROL_TABLES]
+        if foreign and not self.scratch[id(api)]:
+            # (Only DynamoDB Local's tables, and those of the dynamod it started, are scratch.)
+            sys.exit("the control workload needs servers without other tables; %s holds %s" % (
+                "dynamod" if api is self.ours else "the reference", foreign[:5]))
+        for name in names:
+            self.drop(api, name)
+
+    def drop(self, api, name):
+        """Deletes a table, protected or not, once its changes are done (a few tries: a server
+        refuses while an index is built; DynamoDB Local's index may stay CREATING for good)."""
+        for _ in range(2):
+            self.settle(api, name)
+            try:
+                api.update_table(TableName=name, DeletionProtectionEnabled=False)
+            except ClientError:
+                pass
+            try:
+                api.delete_table(TableName=name)
+            except ClientError as error:
+                if error.response["Error"]["Code"] == "ResourceNotFoundException":
+                    return
+                continue
+            api.get_waiter("table_not_exists").wait(TableName=name, WaiterConfig={"Delay": 0.1, "MaxAttempts": 300})
+            return
+        print("could not drop %s: the later answers about it may differ" % name)
+
+    def localise(self, api, request):
+        """The request as sent to one server: its own ARNs."""
+        return json.loads(json.dumps(request).replace(ARN_PREFIX, self.prefixes[id(api)]))
+
+    def normalise(self, api, value, name=None):
+        """An answer without what is the server's own: times, TableId, the account and region of
+        its ARNs, its stream labels, its address."""
+        if isinstance(value, list):
+            value = [self.normalise(api, member) for member in value]
+            # (The order of a table's indexes is the server's own.)
+            return sorted(value, key=lambda i: i.get("IndexName", "")) if name in INDEX_LISTS else value
+        if isinstance(value, dict):
+            return {key: self.normalise(api, member, key) for key, member in value.items()}
+        if name in OWN_TIMES:
+            return "<time>"
+        if name == "TableId":
+            return "<id>"
+        if name == "LatestStreamLabel":
+            return "<label>"
+        if name == "Address":
+            return "<address>"
+        if isinstance(value, str):
+            value = value.replace(self.prefixes[id(api)], ARN_PREFIX)
+            if "/stream/" in value:
+                value = value.split("/stream/")[0] + "/stream/<label>"
+        return value
+
+    def answer(self, api, operation, request):
+        return self.normalise(api, answer(api, operation, self.localise(api, request)))
+
+    def settle(self, api, name):
+        """Waits until the table is ACTIVE with every index ACTIVE, or gone, so that what the
+        servers hold is compared, not how fast they get there."""
+        for _ in range(200):
+            try:
+                table = api.describe_table(TableName=name)["Table"]
+            except ClientError:
+                return
+            statuses = [table["TableStatus"]] + [i.get("IndexStatus") for i in table.get("GlobalSecondaryIndexes", [])]
+            if not any(status in SETTLING for status in statuses):
+                return
+            time.sleep(0.05)
+
+    def state(self, api, name):
+        """What a server holds of a table: its description and its TTL."""
+        self.settle(api, name)
+        return [self.normalise(api, answer(api, operation, {"TableName": name}))
+                for operation in ("describe_table", "describe_time_to_live")]
+
+    def compare(self, operation, request):
+        """One request to both servers: None when they agree, else (kind, dynamod's, the reference's).
+        After a request that may change a table, the tables are compared too, and when they differ
+        the table is dropped on both, so that one difference is reported once."""
+        got = self.answer(self.ours, operation, request)
+        expected = self.answer(self.reference, operation, request)
+        raw = copy.deepcopy((got, expected))
+        if self.local:
+            got, expected = forgive_control(operation, request, got, expected)
+        kind = operation + (" " + outcome(expected) if outcome(expected) else "")
+        if operation in CONTROL_WRITES:
+            name = request.get("TableName") or request.get("ResourceArn", "").split("table/")[-1].split("/")[0]
+            if name in CONTROL_TABLES:
+                mine, theirs = self.state(self.ours, name), self.state(self.reference, name)
+                if self.local:
+                    for i, reader in enumerate(("describe_table", "describe_time_to_live")):
+                        mine[i], theirs[i] = forgive_control(reader, {"TableName": name}, mine[i], theirs[i])
+                if mine != theirs:
+                    for api in (self.ours, self.reference):
+                        self.drop(api, name)
+                    if got == expected and outcome(raw[0]) == outcome(raw[1]):
+                        # (Where one server refused what the other did, the state differs
+                        # because the answers do, reported or forgiven.)
+                        got, expected, kind = mine, theirs, operation + " state"
+        return None if got == expected else (kind, got, expected)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -182,6 +182,23 @@ def test_disable_and_reenable_creates_new_stream(dynamodb, dynamodbstreams, tabl
 
 
 # After DeleteTable the stream turns DISABLED but stays listed and readable (24 hours).
+# A table made again under a deleted table's name has no stream unless it asks for one: the old
+# table's stream is not its LatestStream (the service gives a re-created table a new stream).
+@dev("reports the old table's LatestStreamArn and LatestStreamLabel")
+def test_recreated_table_has_no_old_stream(dynamodb, dynamodbstreams, table):
+    name, _ = sh.create_stream_table(dynamodb, dynamodbstreams, table, "KEYS_ONLY")
+    dynamodb.delete_table(TableName=name)
+    h.wait_gone(dynamodb, name)
+    desc = dynamodb.create_table(TableName=name, BillingMode="PAY_PER_REQUEST", **h.HASH_SCHEMA)["TableDescription"]
+    try:
+        h.wait_active(dynamodb, name)
+        described = dynamodb.describe_table(TableName=name)["Table"]
+        for field in ("StreamSpecification", "LatestStreamArn", "LatestStreamLabel"):
+            assert field not in desc and field not in described, field
+    finally:
+        h.drop_table(dynamodb, name)
+
+
 def test_stream_survives_table_deletion(dynamodb, dynamodbstreams, table):
     name, arn = sh.create_stream_table(dynamodb, dynamodbstreams, table, "NEW_AND_OLD_IMAGES")
     dynamodb.put_item(TableName=name, Item={"pk": {"S": "a"}})
@@ -239,6 +256,28 @@ def test_update_table_stream_validation(unchecked, dynamodb, dynamodbstreams, ta
 
 
 # A stream change cannot ride along with a provisioned-throughput change.
+# A stream change beside BillingMode PROVISIONED (even on a provisioned table) is refused like one
+# beside units (ACKQ 382, 433, 442).
+@dev("accepted")
+def test_update_table_stream_with_billing_provisioned(dynamodb, table):
+    name = table("hash", BillingMode="PROVISIONED", ProvisionedThroughput={"ReadCapacityUnits": 1, "WriteCapacityUnits": 1})
+    expect_error(lambda: dynamodb.update_table(TableName=name, BillingMode="PROVISIONED", StreamSpecification={
+        "StreamEnabled": True, "StreamViewType": "KEYS_ONLY"}),
+        "ValidationException", INVALID + "You cannot modify stream status while updating table IOPS")
+
+
+# A stream change beside an index Create or Delete is refused (ACKQ 442).
+@dev("accepted")
+def test_update_table_stream_with_index_change(dynamodb, table):
+    name = table("hash")
+    expect_error(lambda: dynamodb.update_table(
+        TableName=name, StreamSpecification={"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"},
+        AttributeDefinitions=[{"AttributeName": "g", "AttributeType": "S"}],
+        GlobalSecondaryIndexUpdates=[{"Create": {"IndexName": "gsg", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                                                 "Projection": {"ProjectionType": "ALL"}}}]),
+        "ValidationException", INVALID + "You cannot create or delete index while changing stream status")
+
+
 @dev("'Cannot change IOPS and Streams at the same time.'")
 def test_update_table_stream_with_throughput(dynamodb, table):
     name = table("hash", BillingMode="PROVISIONED", ProvisionedThroughput={"ReadCapacityUnits": 1, "WriteCapacityUnits": 1})

@@ -114,6 +114,24 @@ def test_tag_count_limit(dynamodb, tagged):
     assert len(list_all_tags(dynamodb, tagged)) == 50
 
 
+# CreateTable checks its Tags (an empty key, a key of AWS's own) and creates no table.
+@dev("accepted (CreateTable's Tags are not checked)")
+@pytest.mark.parametrize("key,message", [
+    pytest.param("", "1 validation error detected: Value '' at 'tags.1.member.key' failed to satisfy constraint: "
+                     "Member must have length greater than or equal to 1", id="empty-key"),
+    pytest.param("aws:x", "One or more parameter values were invalid: Tag keys beginning with 'aws:' are reserved for "
+                          "AWS use: aws:x", id="aws-prefix"),
+])
+def test_create_table_invalid_tag(unchecked, dynamodb, key, message):
+    name = h.unique_name("tagx")
+    try:
+        expect_error(lambda: unchecked.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
+                                                    Tags=[{"Key": key, "Value": "v"}], **h.HASH_SCHEMA),
+                     "ValidationException", message)
+    finally:
+        h.drop_table(dynamodb, name)
+
+
 # CreateTable with more than 50 tags fails and creates no table.
 def test_create_table_too_many_tags(dynamodb):
     name = h.unique_name("tagx")
