@@ -293,12 +293,12 @@ def test_delete_index_answer(dynamodb, with_gsi):
     pytest.param({"StreamSpecification": {"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"}}, id="stream"),
 ])
 @pytest.mark.parametrize("action", ["Delete", "Update"])
-def test_missing_index_named_first(dynamodb, base, change, action):
+def test_missing_index_named_first(dynamodb, own_base, change, action):
     update = {"IndexName": "nope"}
     if action == "Update":
         update["ProvisionedThroughput"] = {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}
-    expect_error(lambda: dynamodb.update_table(TableName=base, GlobalSecondaryIndexUpdates=[{action: update}], **change),
-                 "ResourceNotFoundException", "Requested resource not found: Index nope for table " + base)
+    expect_error(lambda: dynamodb.update_table(TableName=own_base, GlobalSecondaryIndexUpdates=[{action: update}], **change),
+                 "ResourceNotFoundException", "Requested resource not found: Index nope for table " + own_base)
 
 
 # A switch to PROVISIONED gives every GSI units, by an Update of each (ACKQ,
@@ -325,8 +325,8 @@ def test_switch_to_provisioned_needs_index_units(dynamodb, table):
 @pytest.mark.parametrize("key", [pytest.param("y", id="unknown", marks=dev("500 InternalFailure")),
                                  pytest.param("a", id="table-defines-it",
                                               marks=dev("accepted: it takes the table's definition"))])
-def test_create_key_must_be_in_definitions(dynamodb, base, key):
-    expect_error(lambda: dynamodb.update_table(TableName=base, AttributeDefinitions=ad(("b", "S")),
+def test_create_key_must_be_in_definitions(dynamodb, own_base, key):
+    expect_error(lambda: dynamodb.update_table(TableName=own_base, AttributeDefinitions=ad(("b", "S")),
                                                GlobalSecondaryIndexUpdates=[{"Create": gsi("gsc", key)}]),
                  VE, INVALID + "Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], "
                                "AttributeDefinitions: [b]" % key)
@@ -360,8 +360,8 @@ def test_stale_definition_ignored(dynamodb, table):
 # (globalSecondaryIndexUpdates.<n>.member.create.*: errors-indexes.md). Found by the control
 # differential: dynamod numbered the Creates alone and left out "create".
 @dev("own sentence 'Invalid table/index name. ...'")
-def test_create_constraint_path(unchecked, base):
-    expect_error(lambda: unchecked.update_table(TableName=base, AttributeDefinitions=ad(("n", "S")), GlobalSecondaryIndexUpdates=[
+def test_create_constraint_path(unchecked, own_base):
+    expect_error(lambda: unchecked.update_table(TableName=own_base, AttributeDefinitions=ad(("n", "S")), GlobalSecondaryIndexUpdates=[
         {"Delete": {"IndexName": "gsb"}}, {"Create": gsi("ab", "n")}]),
         VE, "1 validation error detected: Value 'ab' at 'globalSecondaryIndexUpdates.2.member.create.indexName' failed to "
             "satisfy constraint: Member must have length greater than or equal to 3")
@@ -376,13 +376,23 @@ def test_update_table_empty_index_updates(dynamodb, table):
 
 
 # ---------------------------------------------------------------- one create/delete per call
+BASE_SHAPE = dict(KeySchema=ks(("pk", "HASH"), ("sk", "RANGE")),
+                  AttributeDefinitions=ad(("pk", "S"), ("sk", "S"), ("a", "S"), ("b", "S"), ("l", "S")),
+                  GlobalSecondaryIndexes=[gsi("gsa", "a"), gsi("gsb", "b")], LocalSecondaryIndexes=[lsi("lsa", "l")])
+
+
 @pytest.fixture(scope="module")
 def base(dynamodb, module_tables):
     """pk/sk table with GSIs gsa (HASH a), gsb (HASH b) and LSI lsa (RANGE l); the error tests must
     not change it."""
-    return module_tables(tag="gsi_ut", KeySchema=ks(("pk", "HASH"), ("sk", "RANGE")),
-                         AttributeDefinitions=ad(("pk", "S"), ("sk", "S"), ("a", "S"), ("b", "S"), ("l", "S")),
-                         GlobalSecondaryIndexes=[gsi("gsa", "a"), gsi("gsb", "b")], LocalSecondaryIndexes=[lsi("lsa", "l")])
+    return module_tables(tag="gsi_ut", **BASE_SHAPE)
+
+
+@pytest.fixture
+def own_base(table):
+    """A table shaped as base, for a test whose request DynamoDB Local may accept (an index it then
+    leaves CREATING would fail the tests that share base)."""
+    return table(tag="gsi_own", **BASE_SHAPE)
 
 
 def assert_unchanged(client, name):
