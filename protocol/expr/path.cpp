@@ -66,18 +66,33 @@ PathRelation relate(const Path& a, const Path& b) {
   return PathRelation::Overlap;  // one is a prefix of (or equal to) the other
 }
 
+namespace {
+
+[[noreturn]] void throw_not_disjoint(PathRelation r, const Path& one, const Path& two, std::string_view error_prefix) {
+  std::string msg(error_prefix);
+  msg += r == PathRelation::Overlap ? "Two document paths overlap with each other"
+                                    : "Two document paths conflict with each other";
+  msg += "; must remove or rewrite one of these paths; path one: " + one.bracket_list() +
+         ", path two: " + two.bracket_list();
+  throw ApiError::validation(std::move(msg));
+}
+
+}  // namespace
+
 void check_disjoint(const std::vector<const Path*>& paths, std::string_view error_prefix, PathPairOrder order) {
+  if (order == PathPairOrder::LastPair) {
+    for (std::size_t j = paths.size(); j-- > 1;) {
+      for (std::size_t i = j; i-- > 0;) {
+        const PathRelation r = relate(*paths[i], *paths[j]);
+        if (r != PathRelation::Disjoint) throw_not_disjoint(r, *paths[i], *paths[j], error_prefix);
+      }
+    }
+    return;
+  }
   for (std::size_t j = 1; j < paths.size(); ++j) {
     for (std::size_t i = 0; i < j; ++i) {
-      PathRelation r = relate(*paths[i], *paths[j]);
-      if (r == PathRelation::Disjoint) continue;
-      std::string msg(error_prefix);
-      msg += r == PathRelation::Overlap ? "Two document paths overlap with each other"
-                                        : "Two document paths conflict with each other";
-      const bool later_first = order == PathPairOrder::LaterFirst;
-      msg += "; must remove or rewrite one of these paths; path one: " + paths[later_first ? j : i]->bracket_list() +
-             ", path two: " + paths[later_first ? i : j]->bracket_list();
-      throw ApiError::validation(std::move(msg));
+      const PathRelation r = relate(*paths[i], *paths[j]);
+      if (r != PathRelation::Disjoint) throw_not_disjoint(r, *paths[j], *paths[i], error_prefix);
     }
   }
 }

@@ -44,12 +44,16 @@ const AttributeValue* find_path(const Item& item, const Path& path);
 enum class PathRelation : std::uint8_t { Disjoint, Overlap, Conflict };
 PathRelation relate(const Path& a, const Path& b);
 
-// Throws "<prefix>Two document paths overlap ..."/"... conflict ..." for the
-// first pair (in order of appearance) that is not disjoint, naming the
-// earlier path first (the expression language) or the later one (PartiQL,
-// as DynamoDB Local words it: `SELECT m.s, m` names [m] first).
-enum class PathPairOrder : std::uint8_t { EarlierFirst, LaterFirst };
-void check_disjoint(const std::vector<const Path*>& paths, std::string_view error_prefix,
-                    PathPairOrder order = PathPairOrder::EarlierFirst);
+// Throws "<prefix>Two document paths overlap ..."/"... conflict ..." for one
+// pair of paths that is not disjoint. Which pair, and which path is named
+// first, follow DynamoDB Local (probed; test_update_item.py,
+// test_item_validation.py and test_partiql.py pin them):
+// - LastPair (the expression language: UpdateExpression, ProjectionExpression):
+//   the pair whose later path comes last, then whose earlier one does
+//   (`SET l.x = :v, l[0] = :v, l = :v` names [l, [0]] and [l]), earlier first;
+// - FirstPairLaterFirst (PartiQL): the first such pair in order of
+//   appearance, the later path first (`SELECT m.s, m` names [m] first).
+enum class PathPairOrder : std::uint8_t { LastPair, FirstPairLaterFirst };
+void check_disjoint(const std::vector<const Path*>& paths, std::string_view error_prefix, PathPairOrder order);
 
 }  // namespace dynamod::expr

@@ -468,7 +468,7 @@ class Resolver {
       for (const auto& a : t_.actions) display.push_back(display_path(a.path));
       std::vector<const Path*> ptrs;
       for (const auto& d : display) ptrs.push_back(&d);
-      check_disjoint(ptrs, prefix_);
+      check_disjoint(ptrs, prefix_, PathPairOrder::LastPair);
     }
     // The service then checks the actions last to first.
     struct Resolved {
@@ -529,7 +529,7 @@ class Resolver {
       for (auto id : t_.paths) display.push_back(display_path(id));
       std::vector<const Path*> ptrs;
       for (const auto& d : display) ptrs.push_back(&d);
-      check_disjoint(ptrs, prefix_);
+      check_disjoint(ptrs, prefix_, PathPairOrder::LastPair);
     }
     std::vector<Path> paths;
     paths.reserve(t_.paths.size());

@@ -102,7 +102,7 @@ class Actions {
         out_.remove.push_back(path);
       }
     }
-    expr::check_disjoint(paths, "", expr::PathPairOrder::LaterFirst);
+    expr::check_disjoint(paths, "", expr::PathPairOrder::FirstPairLaterFirst);
     return std::move(out_);
   }
 

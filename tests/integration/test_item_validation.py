@@ -358,6 +358,9 @@ PE_CASES = [
     pytest.param("name", None, "Invalid ProjectionExpression: Attribute name is a reserved keyword; reserved keyword: name", id="reserved-word"),
     pytest.param("a, a.b", None, "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a], path two: [a, b]", id="overlap"),
     pytest.param("a, a", None, "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a], path two: [a]", id="duplicate"),
+    # Of several pairs, the one whose later path comes last, then whose earlier one does.
+    pytest.param("l.x, l[0], l", None, "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [l, [0]], path two: [l]", id="last-pair-overlap"),
+    pytest.param("l, a, l.x, b, l[0]", None, "Invalid ProjectionExpression: Two document paths conflict with each other; must remove or rewrite one of these paths; path one: [l, x], path two: [l, [0]]", id="last-pair-conflict"),
 ]
 
 

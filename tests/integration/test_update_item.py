@@ -235,6 +235,27 @@ def test_update_error_order(dynamodb, tbl, expr, message):
     assert get(dynamodb, tbl, "errorder") == item
 
 
+# Of several pairs of paths that overlap (one a prefix of the other) or conflict (one step a
+# name in one and an index in the other), the pair named is the one whose later path comes
+# last in the expression, then whose earlier path does, whatever the sections: the earlier
+# path is "path one". Probed on DynamoDB Local; the service's order is not documented.
+@pytest.mark.parametrize("expr,relation,one,two", [
+    ("ADD l :ss SET l.x = :n", "overlap", "[l]", "[l, x]"),
+    ("SET l.x = :n ADD l :ss", "overlap", "[l, x]", "[l]"),
+    ("ADD l :ss SET l.x = :n DELETE l[0] :ss", "conflict", "[l, x]", "[l, [0]]"),
+    ("SET l.x = :n ADD l :ss DELETE l[0] :ss", "overlap", "[l]", "[l, [0]]"),
+    ("SET l = :n, l.x = :n, l[0] = :n", "conflict", "[l, x]", "[l, [0]]"),
+    ("SET l.x = :n, l[0] = :n, l = :n", "overlap", "[l, [0]]", "[l]"),
+    ("ADD l[1] :ss REMOVE l.x, l SET l.y = :n", "overlap", "[l]", "[l, y]"),
+], ids=["two-paths", "two-paths-reversed", "conflict-last", "overlap-last", "set-conflict-last",
+        "set-overlap-last", "four-paths"])
+def test_update_path_pair_named(dynamodb, tbl, expr, relation, one, two):
+    values = {k: v for k, v in {":n": N("1"), ":ss": {"SS": ["z"]}}.items() if k in expr}
+    expect_error(lambda: update(dynamodb, tbl, "pairs", expr, values), VE, either_envelope(
+        "Invalid UpdateExpression: Two document paths %s with each other; must remove or rewrite one of these "
+        "paths; path one: %s, path two: %s" % (relation, one, two)))
+
+
 # ---------------------------------------------------------------- ADD / DELETE
 
 

@@ -260,6 +260,11 @@ TEST_CASE("expr: update sections and document path overlaps") {
         "Two document paths conflict with each other; must remove or rewrite one of these paths; path one: [a, [1]], path two: [a, b]");
   CHECK(f.update_error("SET #n = :v ADD n :w") == u +
         "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [n], path two: [n]");
+  // Of several pairs, the one whose later path comes last, then whose earlier one does.
+  CHECK(f.update_error("ADD l :v SET l.x = :w DELETE l[0] :ss") == u +
+        "Two document paths conflict with each other; must remove or rewrite one of these paths; path one: [l, x], path two: [l, [0]]");
+  CHECK(f.update_error("SET l.x = :w, l[0] = :w, l = :w") == u +
+        "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [l, [0]], path two: [l]");
   CHECK(f.update_error("SET a[1] = :v REMOVE a[2]") == "");
   CHECK(f.update_error("SET a.b = :v REMOVE a.c") == "");
 }
@@ -274,6 +279,8 @@ TEST_CASE("expr: projection parsing") {
                                       "remove or rewrite one of these paths; path one: [a], path two: [a]");
   CHECK(f.projection_error("l[1], l.x") == "Invalid ProjectionExpression: Two document paths conflict with each other; "
                                            "must remove or rewrite one of these paths; path one: [l, [1]], path two: [l, x]");
+  CHECK(f.projection_error("l.x, l[0], l") == "Invalid ProjectionExpression: Two document paths overlap with each other; "
+                                              "must remove or rewrite one of these paths; path one: [l, [0]], path two: [l]");
   CHECK(f.projection_error("name") == "Invalid ProjectionExpression: Attribute name is a reserved keyword; reserved keyword: name");
   CHECK(f.projection_error("#u") ==
         "Invalid ProjectionExpression: An expression attribute name used in the document path is not defined; attribute name: #u");
