@@ -133,23 +133,27 @@ ParsedRead parse_read(const ReadParameters& r, const char* filter_name,
   expr::validate_placeholder_maps(r.names ? &*r.names : nullptr, r.values ? &*r.values : nullptr);
   expr::Placeholders placeholders(r.names ? &*r.names : nullptr, r.values ? &*r.values : nullptr);
   // The service reads the filter, then the projection, then the key condition:
-  // of errors in several, the filter's is named.
+  // of errors in several, the filter's is named. The legacy parameters come
+  // later (convert_legacy).
   ParsedRead parsed;
   if (r.filter_expression) {
     parsed.filter = expr::parse_condition(*r.filter_expression, expr::ConditionKind::Filter, placeholders);
-  } else if (r.filter) {
-    parsed.filter = expr::convert_filter(*r.filter, r.conditional_operator);
   }
   if (r.projection_expression) {
     parsed.projection = expr::parse_projection(*r.projection_expression, placeholders);
-  } else if (r.attributes_to_get) {
-    parsed.projection = expr::convert_attributes_to_get(*r.attributes_to_get);
   }
   if (key_expression) {
     parsed.key_condition = expr::parse_condition(*key_expression, expr::ConditionKind::KeyCondition, placeholders);
   }
   placeholders.check_all_used();
   return parsed;
+}
+
+// A QueryFilter or ScanFilter, then AttributesToGet, into the read: after the
+// expressions, and in a Query after the key conditions too (DynamoDB Local).
+void convert_legacy(const ReadParameters& r, ReadSpec& spec) {
+  if (r.filter) spec.filter = expr::convert_filter(*r.filter, r.conditional_operator);
+  if (r.attributes_to_get) spec.projection = expr::convert_attributes_to_get(*r.attributes_to_get);
 }
 
 const char* projection_parameter(const ReadParameters& r) {
@@ -220,8 +224,9 @@ bool reads_global_index(const TableSchema& table, const ReadSpec& spec) {
 }
 
 // A GSI is read eventually consistent only. Checked once the index is known,
-// before anything else about the read (DynamoDB Local: before the key
-// condition, the filter, ExclusiveStartKey and Select).
+// before anything else about the read but the expressions a Query has read
+// (DynamoDB Local: before the key condition's meaning, the filter's keys,
+// ExclusiveStartKey and Select; a Scan looks its index up first of all).
 void check_consistent_read(const ReadParameters& r, const TableSchema& table, const ReadSpec& spec) {
   if (r.consistent_read && reads_global_index(table, spec)) {
     throw ApiError::validation("Consistent reads are not supported on global secondary indexes");
@@ -412,8 +417,15 @@ ReadSpec validate_query(const QueryRequest& request, const TableSchema& table) {
   check_key_paths(table, spec, parsed.key_condition);
   check_consistent_read(r, table, spec);
   const std::string_view index = spec.index != nullptr ? std::string_view(spec.index->name) : std::string_view();
-  spec.key_condition = parsed.key_condition ? expr::extract_key_condition(*parsed.key_condition, spec.key, index)
-                                            : expr::convert_key_conditions(*request.key_conditions, spec.key, index);
+  bool key_condition_not_indexable = false;
+  if (parsed.key_condition) {
+    spec.key_condition = expr::extract_key_condition(*parsed.key_condition, spec.key, index);
+  } else {
+    expr::LegacyKeyCondition legacy = expr::convert_key_conditions(*request.key_conditions, spec.key, index);
+    spec.key_condition = std::move(legacy.condition);
+    key_condition_not_indexable = legacy.not_indexable;
+  }
+  convert_legacy(r, spec);
   check_filter_keys(spec.filter, spec.key, r.filter_expression ? "Filter Expression" : "QueryFilter");
   spec.limit = r.limit;
   spec.forward = request.scan_index_forward;
@@ -440,6 +452,7 @@ ReadSpec validate_query(const QueryRequest& request, const TableSchema& table) {
   if (reads_partial_index(spec)) check_filter_projected(table, spec);
   apply_select(r, table, spec, "Querying");
   check_index_projection(r, table, spec);
+  if (key_condition_not_indexable) expr::throw_not_indexable();
   return spec;
 }
 
@@ -458,13 +471,15 @@ ReadSpec validate_scan(const ScanRequest& request, const TableSchema& table) {
                                "Segment: " + std::to_string(*request.segment) +
                                " is not less than TotalSegments: " + std::to_string(*request.total_segments));
   }
-  ParsedRead parsed = parse_read(r, "ScanFilter", std::nullopt, std::nullopt);
+  // A Scan looks its index up before it reads its expressions, and checks
+  // Select before the key paths, unlike a Query (DynamoDB Local).
   ReadSpec spec;
-  spec.filter = std::move(parsed.filter);
-  spec.projection = std::move(parsed.projection);
-  // A Scan checks Select before the key paths, unlike a Query (DynamoDB Local).
   find_target(r, table, spec);
   check_consistent_read(r, table, spec);
+  ParsedRead parsed = parse_read(r, "ScanFilter", std::nullopt, std::nullopt);
+  spec.filter = std::move(parsed.filter);
+  spec.projection = std::move(parsed.projection);
+  convert_legacy(r, spec);
   spec.limit = r.limit;
   spec.consistent = r.consistent_read;
   if (request.segment) {

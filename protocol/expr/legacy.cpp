@@ -197,13 +197,20 @@ Condition convert_filter(const LegacyConditions& filter, const std::optional<std
   return combine(filter, conditional_operator, false);
 }
 
-KeyCondition convert_key_conditions(const LegacyConditions& conditions, const KeyDef& key, std::string_view index) {
+void throw_not_indexable() {
+  throw ApiError::validation("Attempted conditional constraint is not an indexable operation");
+}
+
+LegacyKeyCondition convert_key_conditions(const LegacyConditions& conditions, const KeyDef& key,
+                                          std::string_view index) {
   if (conditions.empty() || conditions.size() > 2) {
     throw ApiError::validation("Conditions can be of length 1 or 2 only");
   }
   // Validate each entry as a filter, then reuse the key-condition checks.
   Condition c;
   std::optional<std::uint32_t> root;
+  bool not_indexable = false;
+  bool partition_indexable = false;
   for (const auto& [name, e] : conditions) {
     if (!e.comparison_operator) {
       throw ApiError::validation("1 validation error detected: Value null at 'keyConditions." + name +
@@ -212,16 +219,18 @@ KeyCondition convert_key_conditions(const LegacyConditions& conditions, const Ke
     const std::string op = *e.comparison_operator;
     const LegacyOp parsed = parse_op(op);
     std::vector<AttributeValue> args = e.value_list ? *e.value_list : std::vector<AttributeValue>{};
+    const std::uint32_t n = comparison(c, name, op, args);
     switch (parsed) {
       case LegacyOp::EQ: case LegacyOp::LE: case LegacyOp::LT: case LegacyOp::GE: case LegacyOp::GT:
       case LegacyOp::BEGINS_WITH: case LegacyOp::BETWEEN: break;
-      default: throw ApiError::validation("Attempted conditional constraint is not an indexable operation");
+      default: not_indexable = true; continue;
     }
-    std::uint32_t n = comparison(c, name, op, args);
+    if (name == key.partition.name) partition_indexable = true;
     root = root ? push(c, ConditionNode{And{*root, n}}) : n;
   }
+  if (not_indexable && !partition_indexable) throw_not_indexable();
   if (root) c.root = *root;
-  return extract_key_condition(c, key, index);
+  return LegacyKeyCondition{extract_key_condition(c, key, index), not_indexable};
 }
 
 UpdateActions convert_attribute_updates(const LegacyUpdates& updates) {

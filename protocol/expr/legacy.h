@@ -39,7 +39,20 @@ enum class ConditionalOperator : std::uint8_t { And, Or };
 Condition convert_expected(const LegacyConditions& expected, const std::optional<std::string>& conditional_operator);
 // QueryFilter / ScanFilter (ComparisonOperator + AttributeValueList only).
 Condition convert_filter(const LegacyConditions& filter, const std::optional<std::string>& conditional_operator);
-KeyCondition convert_key_conditions(const LegacyConditions& conditions, const KeyDef& key, std::string_view index = {});
+// KeyConditions. Each condition's arguments are checked first, then the key
+// schema against the conditions whose operator can serve a key; a condition
+// whose operator cannot (NE, IN, NULL, CONTAINS...) is only reported through
+// `not_indexable`, for the caller to refuse once the rest of the read has been
+// checked (DynamoDB Local names a QueryFilter's errors, ExclusiveStartKey and
+// Select before it) - or at once when no partition-key condition remains.
+struct LegacyKeyCondition {
+  KeyCondition condition;
+  bool not_indexable = false;
+};
+LegacyKeyCondition convert_key_conditions(const LegacyConditions& conditions, const KeyDef& key,
+                                          std::string_view index = {});
+// "Attempted conditional constraint is not an indexable operation".
+[[noreturn]] void throw_not_indexable();
 // PUT -> SET, ADD -> ADD (also appends lists), DELETE with a value -> DELETE,
 // DELETE without -> REMOVE. `key_names` are refused as in UpdateExpression.
 UpdateActions convert_attribute_updates(const LegacyUpdates& updates);

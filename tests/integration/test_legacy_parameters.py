@@ -465,6 +465,49 @@ def test_key_conditions_validation(unchecked, rtbl, kc, messages):
     expect_error(lambda: unchecked.query(TableName=rtbl, KeyConditions=kc), VE, messages)
 
 
+# Of errors in KeyConditions and in the rest of a Query, the one named (DynamoDB Local; the
+# service's order is not documented): a condition's arguments, then the key schema, come before
+# the QueryFilter and AttributesToGet; an operator that cannot serve a key (NE here) is named
+# only after the QueryFilter, Select and the rest.
+@pytest.mark.parametrize("kw,message", [
+    pytest.param(dict(KeyConditions={"pk": cond("EQ", S("p")), "sk": cond("BEGINS_WITH", N("1"))},
+                      QueryFilter={"a": cond("EQ", S("b"), S("c"))}),
+                 INVALID + "ComparisonOperator BEGINS_WITH is not valid for N AttributeValue type",
+                 id="key-condition-type-before-filter"),
+    pytest.param(dict(KeyConditions={"pk": cond("EQ", N("1"))}, QueryFilter={"a": cond("EQ", S("b"), S("c"))}),
+                 INVALID + "Condition parameter type does not match schema type", id="key-schema-before-filter"),
+    pytest.param(dict(KeyConditions={"pk": cond("EQ")}, AttributesToGet=["a", "a"]),
+                 INVALID + "Invalid number of argument(s) for the EQ ComparisonOperator",
+                 id="key-condition-before-attributes-to-get"),
+    pytest.param(dict(KeyConditions={"pk": cond("EQ", S("p"))}, QueryFilter={"a": cond("EQ", S("b"), S("c"))},
+                      AttributesToGet=["a", "a"]),
+                 INVALID + "Invalid number of argument(s) for the EQ ComparisonOperator",
+                 id="filter-before-attributes-to-get"),
+    pytest.param(dict(KeyConditions={"pk": cond("EQ", S("p")), "sk": cond("NE", N("1"), N("2"))}),
+                 INVALID + "Invalid number of argument(s) for the NE ComparisonOperator",
+                 id="arguments-before-not-indexable"),
+    pytest.param(dict(KeyConditions={"pk": cond("EQ", S("p")), "sk": cond("IN")}),
+                 INVALID + "Invalid number of argument(s) for the IN ComparisonOperator",
+                 id="no-arguments-before-not-indexable"),
+    pytest.param(dict(KeyConditions={"pk": cond("EQ", N("1")), "sk": cond("NE", N("1"))}),
+                 INVALID + "Condition parameter type does not match schema type", id="key-schema-before-not-indexable"),
+    pytest.param(dict(KeyConditions={"pk": cond("EQ", S("p")), "sk": cond("NE", N("1"))},
+                      QueryFilter={"a": cond("BEGINS_WITH", N("1"))}),
+                 INVALID + "ComparisonOperator BEGINS_WITH is not valid for N AttributeValue type",
+                 id="filter-before-not-indexable"),
+    pytest.param(dict(KeyConditions={"pk": cond("EQ", S("p")), "sk": cond("NE", N("1"))},
+                      QueryFilter={"sk": cond("EQ", N("1"))}),
+                 "QueryFilter can only contain non-primary key attributes: Primary key attribute: sk",
+                 id="filter-key-before-not-indexable"),
+    pytest.param(dict(KeyConditions={"pk": cond("EQ", S("p")), "sk": cond("NE", N("1"))}, Select="COUNT",
+                      AttributesToGet=["a"]),
+                 "Cannot specify the AttributesToGet when choosing to get only the Count",
+                 id="select-before-not-indexable"),
+])
+def test_key_conditions_error_order(unchecked, rtbl, kw, message):
+    expect_error(lambda: unchecked.query(TableName=rtbl, **kw), VE, either_envelope(message))
+
+
 # ---------------------------------------------------------------- QueryFilter / ScanFilter
 
 

@@ -555,6 +555,21 @@ TABLE_KC = {"KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {"
                  id="consistent-before-select"),
     pytest.param("scan", dict(IndexName="gsi", ConsistentRead=True, Select="ALL_ATTRIBUTES"), CONSISTENT_GSI,
                  id="scan-consistent-before-select"),
+    # A Scan looks its index up and checks ConsistentRead before reading its expressions; a
+    # Query reads them first.
+    pytest.param("scan", dict(IndexName="gsi", ConsistentRead=True, FilterExpression="begins_with(a, :n)",
+                              ExpressionAttributeValues={":n": N("1")}), CONSISTENT_GSI,
+                 id="scan-consistent-before-filter-operand"),
+    pytest.param("scan", dict(IndexName="gsi", ConsistentRead=True, FilterExpression="a = = :n"), CONSISTENT_GSI,
+                 id="scan-consistent-before-syntax"),
+    pytest.param("scan", dict(IndexName="gsi", ConsistentRead=True, ExpressionAttributeValues={":n": N("1")}),
+                 CONSISTENT_GSI, id="scan-consistent-before-values-without-expression"),
+    pytest.param("scan", dict(IndexName="nope", FilterExpression="a = = :n"),
+                 "The table does not have the specified index: nope", id="scan-index-before-syntax"),
+    pytest.param("query", dict(GSI_KC, ConsistentRead=True, FilterExpression="begins_with(a, :n)",
+                               ExpressionAttributeValues={":g": S("G"), ":n": N("1")}),
+                 "Invalid FilterExpression: Incorrect operand type for operator or function; operator or function: "
+                 "begins_with, operand type: N", id="query-filter-operand-before-consistent"),
     pytest.param("query", dict(GSI_KC, Select="ALL_ATTRIBUTES", ExclusiveStartKey={"zz": S("a")}),
                  "The provided starting key is invalid", id="start-key-before-select"),
     pytest.param("query", dict(GSI_KC, FilterExpression="zz = :g", ExclusiveStartKey={"zz": S("a")}),

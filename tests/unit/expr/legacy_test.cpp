@@ -86,10 +86,11 @@ TEST_CASE("expr: legacy QueryFilter and KeyConditions") {
       convert_filter(conditions(R"({"n":{"ComparisonOperator":"GT","AttributeValueList":[{"N":"1"}]}})"), std::nullopt);
   CHECK(evaluate(filter, &sample()));
   const KeyDef key{KeyElement{"pk", ScalarType::S}, KeyElement{"sk", ScalarType::N}};
-  auto kc = convert_key_conditions(
+  auto [kc, not_indexable] = convert_key_conditions(
       conditions(R"({"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"a"}]},
                     "sk":{"ComparisonOperator":"BEGINS_WITH","AttributeValueList":[{"S":"a"}]}})"),
       KeyDef{KeyElement{"pk", ScalarType::S}, KeyElement{"sk", ScalarType::S}});
+  CHECK_FALSE(not_indexable);
   REQUIRE(kc.sort.has_value());
   CHECK(kc.sort->op == SortOp::BeginsWith);
   CHECK(error_of([&] {
@@ -98,6 +99,22 @@ TEST_CASE("expr: legacy QueryFilter and KeyConditions") {
   CHECK(error_of([&] {
           convert_key_conditions(conditions(R"({"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"N":"1"}]}})"), key);
         }) == "One or more parameter values were invalid: Condition parameter type does not match schema type");
+  // An operator that cannot serve a key: its arguments are checked first, the
+  // key schema against the other conditions, and the refusal left to the caller...
+  CHECK(error_of([&] {
+          convert_key_conditions(conditions(R"({"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"a"}]},
+              "sk":{"ComparisonOperator":"NE","AttributeValueList":[{"N":"1"},{"N":"2"}]}})"), key);
+        }) == "One or more parameter values were invalid: Invalid number of argument(s) for the NE ComparisonOperator");
+  CHECK(error_of([&] {
+          convert_key_conditions(conditions(R"({"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"N":"1"}]},
+              "sk":{"ComparisonOperator":"NE","AttributeValueList":[{"N":"1"}]}})"), key);
+        }) == "One or more parameter values were invalid: Condition parameter type does not match schema type");
+  CHECK(convert_key_conditions(conditions(R"({"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"a"}]},
+            "sk":{"ComparisonOperator":"NE","AttributeValueList":[{"N":"1"}]}})"), key).not_indexable);
+  // ...unless no partition-key condition is left.
+  CHECK(error_of([&] {
+          convert_key_conditions(conditions(R"({"pk":{"ComparisonOperator":"NE","AttributeValueList":[{"S":"a"}]}})"), key);
+        }) == "Attempted conditional constraint is not an indexable operation");
 }
 
 TEST_CASE("expr: legacy AttributeUpdates and AttributesToGet") {
