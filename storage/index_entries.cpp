@@ -14,26 +14,32 @@ namespace {
 
 constexpr std::string_view kNotValid = "One or more parameter values are not valid. ";
 
-void check_key(const KeyElement& k, bool is_sort, const IndexSchema& index, const Item& item,
-               bool by_update_expression) {
+void check_key_type(const KeyElement& k, const IndexSchema& index, const AttributeValue& v) {
+  if (v.type() == to_attribute_type(k.type)) return;
+  throw ApiError::invalid_parameter("Type mismatch for Index Key " + k.name + " Expected: " +
+                                    std::string(scalar_type_name(k.type)) + " Actual: " + std::string(type_name(v.type())) +
+                                    " IndexName: " + index.name);
+}
+
+void check_key(const KeyElement& k, bool is_sort, const IndexSchema& index, const Item& item, IndexKeySource source) {
   const AttributeValue* v = item.find(k.name);
   if (v == nullptr) return;
-  if (v->type() != to_attribute_type(k.type)) {
-    throw ApiError::invalid_parameter("Type mismatch for Index Key " + k.name +
-                                      " Expected: " + std::string(scalar_type_name(k.type)) +
-                                      " Actual: " + std::string(type_name(v->type())) + " IndexName: " + index.name);
-  }
+  // An item's type is checked before its emptiness; an update's after
+  // (DynamoDB Local: `SET g = :v` with an empty B for an S key is named empty).
+  if (source == IndexKeySource::Item) check_key_type(k, index, *v);
   std::size_t size = v->type() == AttributeType::S ? v->as_string().size()
                      : v->type() == AttributeType::B ? v->as_binary().size()
                                                      : 0;
-  if (by_update_expression && (v->type() == AttributeType::S || v->type() == AttributeType::B) && size == 0) {
-    // An update words it its own way, without naming the index.
+  if (source == IndexKeySource::UpdateExpression && (v->type() == AttributeType::S || v->type() == AttributeType::B) &&
+      size == 0) {
+    // An update expression words it its own way, without naming the index.
     throw ApiError::validation(std::string(kNotValid) +
                                "The update expression attempted to update a secondary index key to a value that is "
                                "not supported. The AttributeValue for a key attribute cannot contain an empty " +
                                (v->type() == AttributeType::S ? "string" : "binary") + " value.");
   }
   check_key_value_not_empty(k.name, *v, index.name);
+  if (source != IndexKeySource::Item) check_key_type(k, index, *v);
   const std::size_t limit = is_sort ? 1024 : 2048;
   if (size > limit) {
     throw ApiError::invalid_parameter("Size limit exceeded for Index Key " + k.name + " Actual Size: " +
@@ -44,7 +50,7 @@ void check_key(const KeyElement& k, bool is_sort, const IndexSchema& index, cons
 
 }  // namespace
 
-void check_index_keys(const TableSchema& table, const Item& item, bool by_update_expression) {
+void check_index_keys(const TableSchema& table, const Item& item, IndexKeySource source) {
   // When several indexes key on one attribute, the service names the first by name.
   std::vector<const IndexSchema*> by_name;
   for (const auto* family : {&table.local_indexes, &table.global_indexes}) {
@@ -54,8 +60,8 @@ void check_index_keys(const TableSchema& table, const Item& item, bool by_update
   }
   std::sort(by_name.begin(), by_name.end(), [](const auto* a, const auto* b) { return a->name < b->name; });
   for (const IndexSchema* index : by_name) {
-    check_key(index->key.partition, false, *index, item, by_update_expression);
-    if (index->key.sort) check_key(*index->key.sort, true, *index, item, by_update_expression);
+    check_key(index->key.partition, false, *index, item, source);
+    if (index->key.sort) check_key(*index->key.sort, true, *index, item, source);
   }
 }
 

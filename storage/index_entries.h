@@ -32,11 +32,14 @@ struct Entry {
   std::uint64_t size = 0;  // metered size of the projected entry
 };
 
+// Where an item checked for its index keys comes from: an update checks an
+// empty value before its type, and an UpdateExpression words the empty-value
+// case its own way (DynamoDB Local).
+enum class IndexKeySource : std::uint8_t { Item, UpdateExpression, AttributeUpdates };
+
 // The service's ValidationException for an index key attribute of the wrong
-// type, an empty one, or one over the key size limits. `by_update_expression`:
-// the item results from an UpdateExpression (the service words the empty-value
-// case differently then).
-void check_index_keys(const TableSchema& table, const Item& item, bool by_update_expression = false);
+// type, an empty one, or one over the key size limits.
+void check_index_keys(const TableSchema& table, const Item& item, IndexKeySource source = IndexKeySource::Item);
 
 // True if `item` has both key attributes of `index` (secondary indexes are sparse).
 bool in_index(const IndexSchema& index, const Item& item);

@@ -264,7 +264,9 @@ PlannedWrite plan_update_item(WriteContext& ctx, const PreparedUpdate& update, C
   item.set(table.schema.key.partition.name, key.partition);
   if (table.schema.key.sort) item.set(table.schema.key.sort->name, *key.sort);
   // AttributeUpdates word an empty index key as an item would (DynamoDB Local).
-  indexes::check_index_keys(table.schema, item, !actions.legacy);
+  indexes::check_index_keys(table.schema, item,
+                            actions.legacy ? indexes::IndexKeySource::AttributeUpdates
+                                           : indexes::IndexKeySource::UpdateExpression);
   std::uint64_t size = metering::item_size(item);
   if (size > kMaxItemSize) throw ApiError::validation(kUpdateTooLarge);
   result.consumed.table_write_units = metering::write_units(std::max(old.size, size), transactional);
