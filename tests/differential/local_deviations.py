@@ -234,10 +234,11 @@ def forgive_local(shape, operation, request, ours, reference, before=(), after=(
                      or str(named[0].get("Message")).startswith(mismatch)
                      and theirs.get("message") in (mismatch, "Invalid attribute value type"))):
             ours[-1] = theirs
-    # It fetches from the table for any ProjectionExpression on an LSI, even of what the LSI holds
-    # (test_consumed_capacity_indexes.py).
+    # It fetches from the table for any ProjectionExpression on an LSI, even of what the LSI holds,
+    # and a Scan of an LSI bills what it fetches as index reads (test_consumed_capacity_indexes.py).
     index = shape.index(request.get("IndexName"))
-    lsi_projection = index is not None and index.local and "ProjectionExpression" in request
+    lsi_projection = index is not None and index.local and (
+        "ProjectionExpression" in request or operation == "scan" and request.get("Select") == "ALL_ATTRIBUTES")
     for our_page, their_page in zip(pages(ours), pages(reference)):
         # It bills a Query or Scan page that reads nothing 0 units (test_metering_rules.py, EMPTY_QUERY).
         empty = our_page.get("ScannedCount") == 0 and their_page.get("ScannedCount") == 0

@@ -233,6 +233,19 @@ def test_lsi_fetch_billing(dynamodb, reads, consistent, lsi_units, table_units):
     assert_index_read(cc, reads, lsi_units + table_units, lsis={"r_lsi": lsi_units}, table_units=table_units)
 
 
+# A Scan of an LSI fetches as a Query does: the entries read bill the index, each fetched item
+# the table. (The documentation's rule for LSI reads names no operation.)
+@dev("a Scan of an LSI bills the whole items it fetches under the index, rounded once over the page, "
+     "and 0.0 under Table; its Query bills as above")
+@pytest.mark.parametrize("consistent,lsi_units,table_units", [(True, 1.0, 10.0), (False, 0.5, 5.0)])
+def test_lsi_scan_fetch_billing(dynamodb, reads, consistent, lsi_units, table_units):
+    resp = dynamodb.scan(TableName=reads, IndexName="r_lsi", Select="ALL_ATTRIBUTES", ConsistentRead=consistent,
+                         ReturnConsumedCapacity="INDEXES")
+    assert sorted(resp["Items"], key=lambda i: i["l"]["S"]) == sorted(READ_ITEMS, key=lambda i: i["l"]["S"])
+    assert_index_read(resp["ConsumedCapacity"], reads, lsi_units + table_units, lsis={"r_lsi": lsi_units},
+                      table_units=table_units)
+
+
 # A projection naming only what the LSI holds (its keys and the table's) is served from the index:
 # the documentation fetches "attributes that are not projected into the index", and only those.
 @dev("fetches every item from the table for any ProjectionExpression on an LSI, even one naming "
