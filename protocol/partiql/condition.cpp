@@ -29,21 +29,20 @@ const FunctionInfo* find_function(std::string_view name) {
   return nullptr;
 }
 
-// IS <type>: PartiQL's type names as DynamoDB maps them onto its own types.
-std::optional<AttributeType> is_type(std::string_view name) {
+// IS <type>: the types DynamoDB tests for, by the canonical names the
+// parser gives them, and DynamoDB's own type for each.
+std::optional<AttributeType> is_type(std::string_view canonical) {
   struct Entry {
     std::string_view name;
     AttributeType type;
   };
   static constexpr Entry kTypes[] = {
-      {"STRING", AttributeType::S},  {"NUMBER", AttributeType::N},     {"DECIMAL", AttributeType::N},
-      {"INT", AttributeType::N},     {"INTEGER", AttributeType::N},    {"FLOAT", AttributeType::N},
-      {"BOOL", AttributeType::BOOL}, {"BOOLEAN", AttributeType::BOOL}, {"BLOB", AttributeType::B},
-      {"BINARY", AttributeType::B},  {"LIST", AttributeType::L},       {"STRUCT", AttributeType::M},
-      {"TUPLE", AttributeType::M},   {"MAP", AttributeType::M},        {"NULL", AttributeType::NUL},
+      {"NULL", AttributeType::NUL}, {"BOOLEAN", AttributeType::BOOL}, {"BLOB", AttributeType::B},
+      {"STRING", AttributeType::S}, {"NUMERIC", AttributeType::N},    {"STRUCT", AttributeType::M},
+      {"TUPLE", AttributeType::M},  {"LIST", AttributeType::L},
   };
   for (const auto& t : kTypes) {
-    if (t.name == name) return t.type;
+    if (t.name == canonical) return t.type;
   }
   return std::nullopt;
 }
@@ -173,7 +172,11 @@ class Builder {
       return push({expr::FunctionCondition{std::move(c)}});
     }
     auto type = is_type(n.text);
-    if (!type) fail("Unsupported type in IS predicate: " + n.text);
+    if (!type) {
+      fail("Unsupported data type for IS operator: " + n.text +
+           ". Supported data types are [MISSING, NULL, BOOLEAN, BLOB, STRING, NUMERIC, STRUCT, TUPLE, LIST]" +
+           n.pos.suffix());
+    }
     c.kind = expr::FunctionKind::AttributeType;
     c.args = {expr::Operand{target.path}, expr::Operand{AttributeValue::string(std::string(type_name(*type)))}};
     return negated(push({expr::FunctionCondition{std::move(c)}}), n.flag);

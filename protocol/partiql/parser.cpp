@@ -445,16 +445,71 @@ class Parser {
       }
       return add(std::move(n));
     }
-    if (accept_keyword("IS")) {
-      Node n = make(NodeKind::Is, pos);
+    if (keyword("IS")) {
+      // Positioned messages about the type point at IS.
+      Node n = make(NodeKind::Is, take().pos);
       n.flag = accept_keyword("NOT");
-      const Token& t = peek();
-      if (t.kind != TokenKind::Identifier) throw not_well_formed("Expected type");
-      n.text = upper(take().value);
+      n.text = type_name();
       n.children = {value};
       return add(std::move(n));
     }
     return value;
+  }
+
+  // The type after IS, as its canonical name: PartiQL's type names and
+  // aliases, with the parameters each may take (DynamoDB Local: `IS INT`
+  // parses and is refused as INTEGER; `IS NUMBER` or `IS STRING(3)` does not
+  // parse).
+  std::string type_name() {
+    struct TypeWord {
+      std::string_view word;
+      std::string_view canonical;
+      int max_parameters;
+    };
+    static constexpr TypeWord kTypes[] = {
+        {"MISSING", "MISSING", 0},     {"NULL", "NULL", 0},         {"BOOL", "BOOLEAN", 0},
+        {"BOOLEAN", "BOOLEAN", 0},     {"SMALLINT", "SMALLINT", 0}, {"INT", "INTEGER", 0},
+        {"INTEGER", "INTEGER", 0},     {"FLOAT", "FLOAT", 1},       {"REAL", "REAL", 1},
+        {"DECIMAL", "DECIMAL", 2},     {"DEC", "DECIMAL", 2},       {"NUMERIC", "NUMERIC", 2},
+        {"TIMESTAMP", "TIMESTAMP", 0}, {"CHAR", "CHARACTER", 1},    {"CHARACTER", "CHARACTER", 1},
+        {"VARCHAR", "CHARACTER_VARYING", 1}, {"STRING", "STRING", 0}, {"SYMBOL", "SYMBOL", 0},
+        {"CLOB", "CLOB", 0},           {"BLOB", "BLOB", 0},         {"STRUCT", "STRUCT", 0},
+        {"TUPLE", "TUPLE", 0},         {"LIST", "LIST", 0},         {"SEXP", "SEXP", 0},
+        {"DATE", "DATE", 0},           {"TIME", "TIME", 1},         {"BAG", "BAG", 0},
+    };
+    if (peek().kind != TokenKind::Identifier) throw not_well_formed("Expected type");
+    const std::string word = upper(take().value);
+    std::string canonical;
+    int max_parameters = 0;
+    if (word == "DOUBLE") {
+      expect_keyword("PRECISION");
+      canonical = "DOUBLE_PRECISION";
+    } else if ((word == "CHAR" || word == "CHARACTER") && accept_keyword("VARYING")) {
+      canonical = "CHARACTER_VARYING";
+      max_parameters = 1;
+    } else {
+      const auto* t = std::find_if(std::begin(kTypes), std::end(kTypes), [&](const TypeWord& e) { return e.word == word; });
+      if (t == std::end(kTypes)) throw not_well_formed("Expected type");
+      canonical = t->canonical;
+      max_parameters = t->max_parameters;
+    }
+    if (max_parameters > 0 && accept(TokenKind::LeftParen)) {
+      int count = 0;
+      do {
+        if (++count > max_parameters || peek().kind != TokenKind::Number ||
+            peek().value.find_first_not_of("0123456789") != std::string_view::npos) {
+          throw not_well_formed("Expected type parameter");
+        }
+        take();
+      } while (accept(TokenKind::Comma));
+      expect(TokenKind::RightParen, "RIGHT_PAREN");
+    }
+    if (canonical == "TIME" && accept_keyword("WITH")) {
+      expect_keyword("TIME");
+      expect_keyword("ZONE");
+      canonical = "TIME_WITH_TIME_ZONE";
+    }
+    return canonical;
   }
 
   NodeId additive() {

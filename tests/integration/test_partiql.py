@@ -321,6 +321,10 @@ def test_select_scan_with_filter(dynamodb, t):
     ("attribute_type(ss, 'S')", False), ("nope IS MISSING", True), ("s IS NOT MISSING", True),
     ("nul IS NULL", True), ("s IS NULL", False), ("(attribute_exists(nope) OR attribute_exists(ss))", True),
     ("ss = <<'c', 'a', 'b'>>", True), ("l = [2, 1]", False),
+    # IS <type>: the types DynamoDB tests for, in any case, NUMERIC with its parameters.
+    ("s IS STRING", True), ("s IS string", True), ("l IS LIST", True), ("m IS STRUCT", True), ("m IS TUPLE", True),
+    ("nul IS NOT NULL", False), ("s IS NUMERIC", False), ("s IS NOT NUMERIC(3, 2)", True), ("ss IS BLOB", False),
+    ("s IS NOT BOOL", True), ("s IS NOT BOOLEAN", True),
 ])
 def test_select_where_functions(dynamodb, t, cond, match):
     k = "fn-item"
@@ -345,6 +349,31 @@ def test_select_function_errors(dynamodb, t, cond, params, message):
     stmt = "SELECT * FROM %s WHERE pk = 'x' AND %s" % (q(t.h), cond)
     kw = {"Parameters": params} if params else {}
     expect_error(lambda: run(dynamodb, stmt, **kw), "ValidationException", message)
+
+
+# IS names PartiQL's types; those DynamoDB does not test for are refused by their canonical name,
+# at the place of IS, and a word that names no type does not parse (DynamoDB Local; the
+# documentation lists no types).
+@pytest.mark.parametrize("type_words,canonical", [
+    ("INT", "INTEGER"), ("NOT INTEGER", "INTEGER"), ("DEC", "DECIMAL"), ("DECIMAL(3, 2)", "DECIMAL"),
+    ("FLOAT(3)", "FLOAT"), ("VARCHAR(3)", "CHARACTER_VARYING"), ("CHAR VARYING", "CHARACTER_VARYING"),
+    ("CHAR", "CHARACTER"), ("DOUBLE PRECISION", "DOUBLE_PRECISION"), ("TIME(3) WITH TIME ZONE", "TIME_WITH_TIME_ZONE"),
+    ("BAG", "BAG"), ("TIMESTAMP", "TIMESTAMP"),
+])
+def test_select_is_unsupported_type(dynamodb, t, type_words, canonical):
+    stmt = "SELECT * FROM %s WHERE pk = 'x' AND s IS %s" % (q(t.h), type_words)
+    column = stmt.index(" IS ") + 2
+    expect_error(lambda: run(dynamodb, stmt), "ValidationException",
+                 "Unsupported data type for IS operator: %s. Supported data types are [MISSING, NULL, BOOLEAN, BLOB, "
+                 "STRING, NUMERIC, STRUCT, TUPLE, LIST] at 1:%d:2" % (canonical, column))
+
+
+@pytest.mark.parametrize("type_words", ["NUMBER", "MAP", "BINARY", "ANY", "INT4", "DOUBLE", "STRING(3)",
+                                        "TIMESTAMP(3)", "CHAR(2, 3)", "DECIMAL()", "'STRING'"])
+def test_select_is_not_a_type(dynamodb, t, type_words):
+    stmt = "SELECT * FROM %s WHERE pk = 'x' AND s IS %s" % (q(t.h), type_words)
+    exc = expect_error(lambda: run(dynamodb, stmt), "ValidationException")
+    assert h.error_of(exc)[1].startswith(NOT_WELL_FORMED)
 
 
 # A WHERE clause's operands are checked before the table, the index, the SET clause's functions
