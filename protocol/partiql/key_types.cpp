@@ -77,6 +77,114 @@ void check_query_key(const Statement& s, const std::vector<NodeId>& terms, const
   check_type(*partition, key.partition);
 }
 
+namespace {
+
+const KeyElement* key_named(const Statement& s, NodeId id, const KeyDef& read_key, const KeyDef& table_key) {
+  const Node& n = s.node(id);
+  if (n.kind != NodeKind::Path || n.path.steps.size() != 1) return nullptr;
+  for (const KeyDef* key : {&read_key, &table_key}) {
+    for (const KeyElement* e : {&key->partition, key->sort ? &*key->sort : nullptr}) {
+      if (e != nullptr && e->name == n.path.root()) return e;
+    }
+  }
+  return nullptr;
+}
+
+bool is_null_test(const Statement& s, NodeId term, const std::string& attribute) {
+  const Node& n = s.node(term);
+  return n.kind == NodeKind::Is && !n.flag && n.text == "NULL" && names(s, n.children[0], attribute);
+}
+
+class ConditionKeyTypes {
+ public:
+  ConditionKeyTypes(const Statement& s, const KeyDef& read_key, const KeyDef& table_key, const Parameters& parameters)
+      : s_(s), read_key_(read_key), table_key_(table_key), parameters_(parameters) {}
+
+  void check(NodeId id) {
+    const Node& n = s_.node(id);
+    switch (n.kind) {
+      case NodeKind::Not:
+      case NodeKind::And:
+      case NodeKind::Or:
+        for (NodeId c : n.children) check(c);
+        return;
+      case NodeKind::Compare:
+        compare_side(n.children[0], n.children[1]);
+        compare_side(n.children[1], n.children[0]);
+        return;
+      case NodeKind::Between:
+        compare_side(n.children[0], n.children[1]);
+        compare_side(n.children[0], n.children[2]);
+        return;
+      case NodeKind::In:
+        // The list's first value only (`sk IN [1, 'a']` passes on an N key).
+        if (n.children.size() > 1) compare_side(n.children[0], n.children[1]);
+        return;
+      case NodeKind::Is:
+        if (const KeyElement* k = key_named(s_, n.children[0], read_key_, table_key_)) {
+          // IS NULL compares with a NULL; IS <type> with the type's name, a string.
+          if (n.text == "NULL") mismatch();
+          if (n.text != "MISSING" && k->type != ScalarType::S) mismatch();
+        }
+        return;
+      case NodeKind::Call:
+        if ((n.text == "contains" || n.text == "begins_with" || n.text == "attribute_type") && n.children.size() == 2) {
+          compare_side(n.children[0], n.children[1]);
+        }
+        return;
+      default: return;
+    }
+  }
+
+ private:
+  void compare_side(NodeId attribute, NodeId value) {
+    const KeyElement* k = key_named(s_, attribute, read_key_, table_key_);
+    if (k == nullptr || !is_constant(s_, value)) return;
+    if (constant_value(s_, value, parameters_).type() != to_attribute_type(k->type)) mismatch();
+  }
+
+  [[noreturn]] static void mismatch() {
+    throw ApiError::invalid_parameter("Condition parameter type does not match schema type");
+  }
+
+  const Statement& s_;
+  const KeyDef& read_key_;
+  const KeyDef& table_key_;
+  const Parameters& parameters_;
+};
+
+}  // namespace
+
+void check_condition_key_types(const Statement& s, const std::vector<NodeId>& terms, const KeyDef& read_key,
+                               const KeyDef& table_key, const Parameters& parameters) {
+  const std::string& partition = read_key.partition.name;
+  bool partition_fixed = false;
+  bool sort_taken = false;
+  for (NodeId t : terms) {
+    if (!partition_fixed && key_equality(s, t, partition, parameters)) partition_fixed = true;
+  }
+  ConditionKeyTypes checker(s, read_key, table_key, parameters);
+  for (NodeId t : terms) {
+    const Node& n = s.node(t);
+    if (key_equality(s, t, partition, parameters)) continue;
+    if (is_null_test(s, t, partition)) wrong_type(partition);
+    if (n.kind == NodeKind::In && !n.flag && names(s, n.children[0], partition)) {
+      if (n.children.size() > 1 && is_constant(s, n.children[1])) {
+        check_type(constant_value(s, n.children[1], parameters), read_key.partition);
+      }
+      continue;
+    }
+    if (partition_fixed && read_key.sort) {
+      if (is_null_test(s, t, read_key.sort->name)) wrong_type(read_key.sort->name);
+      if (!sort_taken && !compared_constants(s, t, read_key.sort->name).empty()) {
+        sort_taken = true;
+        continue;
+      }
+    }
+    checker.check(t);
+  }
+}
+
 bool is_key_error(const ApiError& e) {
   return e.code() == ErrorCode::ValidationException &&
          (e.message().starts_with(kMissing) || e.message().starts_with(kWrongType));

@@ -28,6 +28,19 @@ void check_named_key(const Item& key, const KeyDef& def);
 void check_query_key(const Statement& s, const std::vector<NodeId>& terms, const KeyDef& key,
                      const Parameters& parameters);
 
+// A SELECT's conditions on a key attribute of what it reads (the read's key
+// and the table's) with a constant of another type, anywhere in the WHERE
+// clause: "One or more parameter values were invalid: Condition parameter
+// type does not match schema type" (DynamoDB Local: `sk <> 'x'`, `sk IN
+// ['a']`, `contains(pk, 1)`, `sk IS STRING` on an N key; `size(sk)` is not the
+// key). The terms check_query_key takes are left to it: the top-level
+// equality on the read's partition key, and the first top-level condition on
+// its sort key with it. A top-level `pk IN` list, `pk IS NULL` (or `sk IS
+// NULL` with the partition fixed) of the wrong type is named as check_query_key
+// names a key.
+void check_condition_key_types(const Statement& s, const std::vector<NodeId>& terms, const KeyDef& read_key,
+                               const KeyDef& table_key, const Parameters& parameters);
+
 // Whether `e` is one of the two errors above (a transaction cancels for them,
 // with a ValidationError reason, instead of failing as a whole).
 bool is_key_error(const ApiError& e);

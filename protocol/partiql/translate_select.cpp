@@ -203,6 +203,7 @@ ReadPlan translate_select(const Statement& s, const Select& select, const TableS
     auto key = split_key_terms(s, terms, table.key, inputs.parameters, false);
     if (!key || !key->rest.empty()) fail(std::string(*inputs.one_item));
   }
+  check_condition_key_types(s, terms, spec.key, table.key, inputs.parameters);
   check_query_key(s, terms, spec.key, inputs.parameters);
   const std::vector<NodeId> filter_terms = key_condition(s, terms, inputs.parameters, spec);
   spec.filter = build_condition(s, filter_terms, inputs.parameters);

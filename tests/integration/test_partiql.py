@@ -351,6 +351,48 @@ def test_select_function_errors(dynamodb, t, cond, params, message):
     expect_error(lambda: run(dynamodb, stmt, **kw), "ValidationException", message)
 
 
+# A SELECT's condition on a key attribute of what it reads (the table's key, and the index's) with a
+# value of another type is refused, wherever it stands; the key condition names its own key
+# instead. A list's first value counts, IS <type> compares with the type's name (a string), and
+# size() is not the key. (DynamoDB Local; the documentation is silent.)
+COND_TYPE = "One or more parameter values were invalid: Condition parameter type does not match schema type"
+KEY_TYPE = "Key attribute's data type should match its data type in table's schema: Key "
+
+
+@pytest.mark.parametrize("table,where,message", [
+    ("r", "pk = 'p' AND sk <> 'x'", COND_TYPE),
+    ("r", "pk = 'p' AND NOT sk = 'x'", COND_TYPE),
+    ("r", "pk = 'p' OR sk = 'x'", COND_TYPE),
+    ("r", "sk > 'x'", COND_TYPE),
+    ("r", "pk = 'p' AND sk IN ['a', 1]", COND_TYPE),
+    ("r", "pk = 'p' AND sk > 1 AND sk < 'x'", COND_TYPE),
+    ("r", "pk = 1 AND sk <> 'x'", COND_TYPE),
+    ("r", "pk = 'p' AND sk IS NUMERIC", COND_TYPE),
+    ("r", "pk = 'p' AND sk IS NOT NULL", COND_TYPE),
+    ("r", "pk = 'p' AND attribute_type(sk, 'S')", COND_TYPE),
+    ("r", "pk = 'p' AND sk = 1 AND pk <> 2", COND_TYPE),
+    ("h", "pk = 'p' AND NOT contains(pk, 1)", COND_TYPE),
+    ("idx.\"gsi1\"", "gpk = 'g' AND sk <> 1", COND_TYPE),
+    ("idx.\"lsi1\"", "pk = 'p' AND lsk <> 'x'", COND_TYPE),
+    ("h", "pk IS NULL", KEY_TYPE + "pk"),
+    ("r", "pk = 'p' AND sk IS NULL", KEY_TYPE + "sk"),
+    ("r", "pk IN [1, 2]", KEY_TYPE + "pk"),
+    ("r", "pk = 'p' AND sk > 'x'", KEY_TYPE + "sk"),
+], ids=["ne", "not-eq", "or", "scan-range", "in-first-value", "second-range", "before-key-condition",
+        "is-numeric", "is-not-null", "attribute-type", "partition-again", "contains", "gsi-table-key", "lsi-key",
+        "partition-is-null", "sort-is-null", "partition-in", "key-condition"])
+def test_select_key_condition_types(dynamodb, t, table, where, message):
+    name = table.split(".")
+    source = q(getattr(t, name[0])) + ("." + name[1] if len(name) > 1 else "")
+    expect_error(lambda: run(dynamodb, "SELECT * FROM %s WHERE %s" % (source, where)), "ValidationException", message)
+
+
+@pytest.mark.parametrize("where", ["pk = 'p' AND sk IN [1, 'a']", "pk = 'p' AND size(sk) = 'x'",
+                                   "pk = 'p' AND a <> 'x'", "pk = 'p' AND pk IS STRING", "pk = 'p' AND sk <> 1"])
+def test_select_key_condition_types_accepted(dynamodb, t, where):
+    assert run(dynamodb, "SELECT * FROM %s WHERE %s" % (q(t.r), where))["Items"] == []
+
+
 # IS names PartiQL's types; those DynamoDB does not test for are refused by their canonical name,
 # at the place of IS, and a word that names no type does not parse (DynamoDB Local; the
 # documentation lists no types).
