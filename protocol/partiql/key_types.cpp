@@ -1,5 +1,7 @@
 #include "protocol/partiql/key_types.h"
 
+#include <optional>
+
 #include "protocol/api_error.h"
 #include "protocol/partiql/keys.h"
 
@@ -44,6 +46,44 @@ std::vector<NodeId> compared_constants(const Statement& s, NodeId term, const st
   return {};
 }
 
+bool is_null_test(const Statement& s, NodeId term, const std::string& attribute) {
+  const Node& n = s.node(term);
+  return n.kind == NodeKind::Is && !n.flag && n.text == "NULL" && names(s, n.children[0], attribute);
+}
+
+// The terms a SELECT would read as a Query by, whatever their types: the
+// first equality on the partition key and the first sort-key condition with
+// it (`sk IS NULL` too: DynamoDB Local reads it as `sk = NULL`). Any other
+// term that tests a key attribute makes the read a Scan (a repeated equality
+// on the partition aside), as translate_select's planner does.
+struct QueryTerms {
+  std::optional<NodeId> partition;
+  std::optional<NodeId> sort;
+  bool scan = false;
+};
+
+QueryTerms query_terms(const Statement& s, const std::vector<NodeId>& terms, const KeyDef& key,
+                       const Parameters& parameters) {
+  QueryTerms q;
+  for (NodeId t : terms) {
+    if (key_equality(s, t, key.partition.name, parameters)) {
+      q.partition = t;
+      break;
+    }
+  }
+  if (!q.partition) return q;
+  for (NodeId t : terms) {
+    if (t == *q.partition) continue;
+    if (key.sort && !q.sort &&
+        (!compared_constants(s, t, key.sort->name).empty() || is_null_test(s, t, key.sort->name))) {
+      q.sort = t;
+    } else if (tests_key_attribute(s, t, key) && !key_equality(s, t, key.partition.name, parameters)) {
+      q.scan = true;
+    }
+  }
+  return q;
+}
+
 }  // namespace
 
 void check_item_key(const Item& item, const KeyDef& key) {
@@ -64,17 +104,12 @@ void check_named_key(const Item& key, const KeyDef& def) {
 
 void check_query_key(const Statement& s, const std::vector<NodeId>& terms, const KeyDef& key,
                      const Parameters& parameters) {
-  std::optional<AttributeValue> partition;
-  for (NodeId t : terms) {
-    if (!partition) partition = key_equality(s, t, key.partition.name, parameters);
+  const QueryTerms q = query_terms(s, terms, key, parameters);
+  if (!q.partition || q.scan) return;  // a Scan: its filter's types are check_condition_key_types's
+  if (q.sort && key.sort) {
+    for (NodeId c : compared_constants(s, *q.sort, key.sort->name)) check_type(constant_value(s, c, parameters), *key.sort);
   }
-  if (!partition) return;  // a Scan
-  if (key.sort) {
-    for (NodeId t : terms) {
-      for (NodeId c : compared_constants(s, t, key.sort->name)) check_type(constant_value(s, c, parameters), *key.sort);
-    }
-  }
-  check_type(*partition, key.partition);
+  check_type(*key_equality(s, *q.partition, key.partition.name, parameters), key.partition);
 }
 
 namespace {
@@ -90,10 +125,6 @@ const KeyElement* key_named(const Statement& s, NodeId id, const KeyDef& read_ke
   return nullptr;
 }
 
-bool is_null_test(const Statement& s, NodeId term, const std::string& attribute) {
-  const Node& n = s.node(term);
-  return n.kind == NodeKind::Is && !n.flag && n.text == "NULL" && names(s, n.children[0], attribute);
-}
 
 class ConditionKeyTypes {
  public:
@@ -158,30 +189,36 @@ class ConditionKeyTypes {
 void check_condition_key_types(const Statement& s, const std::vector<NodeId>& terms, const KeyDef& read_key,
                                const KeyDef& table_key, const Parameters& parameters) {
   const std::string& partition = read_key.partition.name;
-  bool partition_fixed = false;
-  bool sort_taken = false;
-  for (NodeId t : terms) {
-    if (!partition_fixed && key_equality(s, t, partition, parameters)) partition_fixed = true;
-  }
+  const QueryTerms q = query_terms(s, terms, read_key, parameters);
+  const bool query = q.partition && !q.scan;
   ConditionKeyTypes checker(s, read_key, table_key, parameters);
   for (NodeId t : terms) {
     const Node& n = s.node(t);
-    if (key_equality(s, t, partition, parameters)) continue;
     if (is_null_test(s, t, partition)) wrong_type(partition);
-    if (n.kind == NodeKind::In && !n.flag && names(s, n.children[0], partition)) {
+    if (query && t == q.sort && is_null_test(s, t, read_key.sort->name)) wrong_type(read_key.sort->name);
+    if (query && (key_equality(s, t, partition, parameters) || t == q.sort)) continue;
+    if (!q.partition && n.kind == NodeKind::In && !n.flag && names(s, n.children[0], partition)) {
+      // A list of partitions, read as a Query of each.
       if (n.children.size() > 1 && is_constant(s, n.children[1])) {
         check_type(constant_value(s, n.children[1], parameters), read_key.partition);
       }
       continue;
     }
-    if (partition_fixed && read_key.sort) {
-      if (is_null_test(s, t, read_key.sort->name)) wrong_type(read_key.sort->name);
-      if (!sort_taken && !compared_constants(s, t, read_key.sort->name).empty()) {
-        sort_taken = true;
-        continue;
+    checker.check(t);
+  }
+}
+
+void check_single_key_values(const Statement& s, const std::vector<NodeId>& rest, const Item& key, const KeyDef& def,
+                             const Parameters& parameters) {
+  for (NodeId t : rest) {
+    for (const KeyElement* e : {&def.partition, def.sort ? &*def.sort : nullptr}) {
+      if (e == nullptr) continue;
+      const auto value = key_equality(s, t, e->name, parameters);
+      if (is_null_test(s, t, e->name) || (value && !(*value == *key.find(e->name)))) {
+        throw ApiError::validation("Multiple conditions on same key " + e->name +
+                                   ". Only single item Update/Insert/Delete are supported");
       }
     }
-    checker.check(t);
   }
 }
 

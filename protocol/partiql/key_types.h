@@ -41,6 +41,13 @@ void check_query_key(const Statement& s, const std::vector<NodeId>& terms, const
 void check_condition_key_types(const Statement& s, const std::vector<NodeId>& terms, const KeyDef& read_key,
                                const KeyDef& table_key, const Parameters& parameters);
 
+// An UPDATE's or DELETE's other terms that give a key attribute of the key it
+// names another value (`sk = 2`, `sk IS NULL`): "Multiple conditions on same
+// key sk. Only single item Update/Insert/Delete are supported" (DynamoDB
+// Local; a repeat of the same value is a condition that holds).
+void check_single_key_values(const Statement& s, const std::vector<NodeId>& rest, const Item& key, const KeyDef& def,
+                             const Parameters& parameters);
+
 // Whether `e` is one of the two errors above (a transaction cancels for them,
 // with a ValidationError reason, instead of failing as a whole).
 bool is_key_error(const ApiError& e);

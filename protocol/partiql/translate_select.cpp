@@ -124,12 +124,22 @@ std::vector<NodeId> key_condition(const Statement& s, const std::vector<NodeId>&
   return terms;
 }
 
+// ORDER BY needs a WHERE clause that fixes the partition key in every
+// branch ("non-optional"): checked before anything else about the read but
+// its index (DynamoDB Local).
+void check_order_by_where(const Statement& s, const Select& select, const KeyDef& key) {
+  if (select.order_by.empty()) return;
+  if (!select.where) fail("Must have WHERE clause in the statement when using ORDER BY clause.");
+  if (!pins_attribute(s, *select.where, key.partition.name)) {
+    fail("Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause.");
+  }
+}
+
 // ORDER BY names key attributes of what is read; a Query (or a Scan whose
 // every branch fixes the partition key) reads each page in key order and
 // sorts it (PageOrder). The first mention of a key decides its direction.
-void order_by(const Statement& s, const Select& select, ReadSpec& spec) {
+void order_by(const Select& select, ReadSpec& spec) {
   if (select.order_by.empty()) return;
-  if (!select.where) fail("Must have WHERE clause in the statement when using ORDER BY clause.");
   const KeyDef& key = spec.key;
   PageOrder order;
   bool partition_seen = false;
@@ -145,9 +155,6 @@ void order_by(const Statement& s, const Select& select, ReadSpec& spec) {
     if (seen) continue;
     seen = true;
     (partition ? order.partitions_descending : order.sort_descending) = term.descending;
-  }
-  if (!spec.key_condition && !pins_attribute(s, *select.where, key.partition.name)) {
-    fail("Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause.");
   }
   spec.page_order = order;
 }
@@ -191,9 +198,7 @@ ReadPlan translate_select(const Statement& s, const Select& select, const TableS
     spec.index = index_named(table, *select.from.index);
   }
   spec.key = spec.index != nullptr ? spec.index->key : table.key;
-  if (spec.index != nullptr && table.is_global(*spec.index) && inputs.consistent_read) {
-    fail("Strongly consistent read is not supported on Global Secondary Indexes");
-  }
+  check_order_by_where(s, select, spec.key);
   select_list(select, table, spec);
 
   const std::vector<NodeId> terms = and_terms(s, select.where);
@@ -203,8 +208,13 @@ ReadPlan translate_select(const Statement& s, const Select& select, const TableS
     auto key = split_key_terms(s, terms, table.key, inputs.parameters, false);
     if (!key || !key->rest.empty()) fail(std::string(*inputs.one_item));
   }
-  check_condition_key_types(s, terms, spec.key, table.key, inputs.parameters);
+  // A Query's key of the wrong type, then a GSI read strongly, then what the
+  // filter compares a key with (DynamoDB Local).
   check_query_key(s, terms, spec.key, inputs.parameters);
+  if (spec.index != nullptr && table.is_global(*spec.index) && inputs.consistent_read) {
+    fail("Strongly consistent read is not supported on Global Secondary Indexes");
+  }
+  check_condition_key_types(s, terms, spec.key, table.key, inputs.parameters);
   const std::vector<NodeId> filter_terms = key_condition(s, terms, inputs.parameters, spec);
   spec.filter = build_condition(s, filter_terms, inputs.parameters);
   // No path may lead into a key attribute (the key condition's are whole).
@@ -218,7 +228,7 @@ ReadPlan translate_select(const Statement& s, const Select& select, const TableS
                                         "]");
     }
   }
-  order_by(s, select, spec);
+  order_by(select, spec);
   spec.limit = inputs.limit;
   spec.consistent = inputs.consistent_read;
   if (start_key) {

@@ -48,11 +48,14 @@ Where split_where(const Statement& s, std::optional<NodeId> where, const TableSc
 }
 
 // The key, once the statement's expressions are built: the service names their
-// errors, then an index, then a missing or mistyped key.
-Item named_key(Where& where, const TableRef& target, const TableSchema& table) {
+// errors, then an index, then a missing or mistyped key, then a key attribute
+// given a second value.
+Item named_key(const Statement& s, Where& where, const TableRef& target, const TableSchema& table,
+               const Parameters& parameters) {
   if (target.index) fail("This operation is not supported on an index");
   if (!where.key) fail(std::string(kWhereKeys));
   check_named_key(*where.key, table.key);
+  check_single_key_values(s, where.rest, *where.key, table.key, parameters);
   return std::move(*where.key);
 }
 
@@ -200,7 +203,7 @@ WritePlan update(const Statement& s, const Update& u, const TableSchema& table, 
   expressions.update = Actions(s, inputs.parameters).build(u.actions);
   expr::Condition condition = build_condition(s, where.rest, inputs.parameters);
   UpdateItemRequest request;
-  request.key = named_key(where, u.table, table);
+  request.key = named_key(s, where, u.table, table, inputs.parameters);
   request.write = write_parameters(table, inputs);
   request.write.return_values = return_values(u.returning);
   // UPDATE never creates an item.
@@ -212,7 +215,7 @@ WritePlan remove_item(const Statement& s, const Delete& d, const TableSchema& ta
   Where where = split_where(s, d.where, table, inputs);
   expr::Condition condition = build_condition(s, where.rest, inputs.parameters);
   DeleteItemRequest request;
-  request.key = named_key(where, d.from, table);
+  request.key = named_key(s, where, d.from, table, inputs.parameters);
   if (d.returning && d.returning->image != ReturnImage::AllOld) {
     fail("Invalid returning clause: " + d.returning->text +
          ". Only RETURNING ALL OLD * is allowed in DELETE statements.");

@@ -281,6 +281,52 @@ def test_select_order_by_needs_a_partition(dynamodb, t, where):
                  "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause.")
 
 
+# Of several errors in a SELECT (DynamoDB Local; the documentation is silent): ORDER BY's need of a
+# partition comes before the select list and a strongly consistent read of a GSI, and before
+# an ORDER BY term that is no key; a Query's key of the wrong type before the consistent read,
+# which comes before a filter's comparison of a key with a value of another type.
+ORDER_BY_PARTITION = "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause."
+GSI_STRONG = "Strongly consistent read is not supported on Global Secondary Indexes"
+
+
+@pytest.mark.parametrize("select,consistent,message", [
+    pytest.param("SELECT * FROM {idx}.\"gsi1\" WHERE pk = 'p' ORDER BY gpk", True, ORDER_BY_PARTITION,
+                 id="order-by-before-consistent"),
+    pytest.param("SELECT data FROM {idx}.\"gsi1\" WHERE pk = 'p' ORDER BY gpk", False, ORDER_BY_PARTITION,
+                 id="order-by-before-select-list"),
+    pytest.param("SELECT * FROM {r} WHERE a = 1 ORDER BY a", False, ORDER_BY_PARTITION,
+                 id="order-by-partition-before-its-terms"),
+    pytest.param("SELECT * FROM {idx}.\"gsi1\" WHERE gpk = 1", True,
+                 "Key attribute's data type should match its data type in table's schema: Key gpk",
+                 id="query-key-before-consistent"),
+    pytest.param("SELECT * FROM {idx}.\"gsi1\" WHERE gpk = 'g' AND sk <> 1", True, GSI_STRONG,
+                 id="consistent-before-filter-key-type",
+                 marks=dev("'Consistent reads are not supported on global secondary indexes' (Query's wording)")),
+])
+def test_select_error_order(dynamodb, t, select, consistent, message):
+    statement = select.format(idx=q(t.idx), r=q(t.r))
+    expect_error(lambda: run(dynamodb, statement, ConsistentRead=consistent), "ValidationException", message)
+
+
+# An UPDATE or DELETE may test a key attribute it names again only with the same value
+# (DynamoDB Local; the documentation is silent).
+@pytest.mark.parametrize("verb", ["UPDATE {r} SET a = 1 WHERE", "DELETE FROM {r} WHERE"], ids=["update", "delete"])
+@pytest.mark.parametrize("extra,key", [("sk = 2", "sk"), ("sk = 'x'", "sk"), ("sk IS NULL", "sk"), ("pk = 'q'", "pk"),
+                                       ("pk IS NULL", "pk"), ("sk = 1", None)],
+                         ids=["other-sort", "other-type", "sort-null", "other-partition", "partition-null", "same"])
+def test_write_key_given_twice(dynamodb, t, verb, extra, key):
+    k = uid("twice")
+    put(dynamodb, t.r, {"pk": S(k), "sk": N("1")})
+    statement = verb.format(r=q(t.r)) + " pk = '%s' AND sk = 1 AND %s" % (k, extra)
+    if key is None:
+        run(dynamodb, statement)
+        return
+    expect_error(lambda: run(dynamodb, statement), "ValidationException",
+                 "Multiple conditions on same key %s. Only single item Update/Insert/Delete are supported" % key)
+    assert dynamodb.get_item(TableName=t.r, Key={"pk": S(k), "sk": N("1")}, ConsistentRead=True)["Item"] == {
+        "pk": S(k), "sk": N("1")}
+
+
 # ORDER BY the sort key DESC: one page comes back in descending order.
 @dev("ORDER BY ... DESC answers 500 InternalFailure when the select list leaves the key out")
 def test_select_order_by_desc(dynamodb, t):
