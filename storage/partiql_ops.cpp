@@ -9,6 +9,7 @@ PreparedStatement prepare_statement(Store& store, const Scope& scope, const part
                                     const partiql::Inputs& inputs) {
   partiql::check_parsed(statement);
   partiql::check_parameter_count(statement, inputs.parameters);
+  partiql::check_literal_numbers(statement);
   partiql::check_where(statement, inputs.parameters);
   partiql::check_update_clauses(statement, inputs.parameters);
   PreparedStatement prepared;

@@ -65,14 +65,31 @@ std::pair<std::string, std::string> where(const Statement& s, const std::vector<
   return {"root" + brackets, "root" + dots};
 }
 
-bool negative_zero_decimal(const std::string& text, const Number& n) {
-  return n.is_zero() && text.starts_with('-') && text.find_first_of(".eE") != std::string::npos;
+// The nodes of an UPDATE's SET values.
+std::vector<bool> in_update_values(const Statement& s) {
+  std::vector<bool> inside(s.nodes.size(), false);
+  const auto* u = std::get_if<Update>(&s.body);
+  if (u == nullptr) return inside;
+  std::vector<NodeId> pending;
+  for (const UpdateAction& a : u->actions) {
+    if (a.value) pending.push_back(*a.value);
+  }
+  while (!pending.empty()) {
+    const NodeId id = pending.back();
+    pending.pop_back();
+    inside[id] = true;
+    for (NodeId c : s.node(id).children) pending.push_back(c);
+  }
+  return inside;
 }
 
-void check_numbers(const Statement& s) {
+}  // namespace
+
+void check_literal_numbers(const Statement& s) {
+  const std::vector<bool> skipped = in_update_values(s);
   std::vector<NodeId> numbers;
   for (NodeId id = 0; id < s.nodes.size(); ++id) {
-    if (s.node(id).kind == NodeKind::Number) numbers.push_back(id);
+    if (s.node(id).kind == NodeKind::Number && !skipped[id]) numbers.push_back(id);
   }
   std::sort(numbers.begin(), numbers.end(), [&](NodeId a, NodeId b) {
     const Position& x = s.node(a).pos;
@@ -87,19 +104,13 @@ void check_numbers(const Statement& s) {
       throw ApiError::validation(number_error(parsed.error, n.text).message() + " under " +
                                  where(s, places(s), id).first);
     }
-    if (negative_zero_decimal(n.text, *parsed.number)) {
-      throw ApiError::validation("Negative zero decimal is not supported under key " +
-                                 where(s, places(s), id).second + n.pos.suffix());
-    }
+    if (negative_zero_decimal(n.text, *parsed.number)) negative_zero(n, where(s, places(s), id).second);
   }
 }
-
-}  // namespace
 
 void check_parsed(const Statement& s) {
   if (s.refusal) throw ApiError::validation(*s.refusal);
   if (const auto* select = std::get_if<Select>(&s.body)) check_select_list(*select);
-  check_numbers(s);
 }
 
 void check_where(const Statement& s, const Parameters& parameters) {

@@ -7,11 +7,14 @@
 //     two `a`): "Duplicate identifiers in select clause: a" (an EXISTS returns
 //     nothing: its list is not looked at), and no two of its paths overlap
 //     (`SELECT m.s, m`: "Two document paths overlap ...; path one: [m], path
-//     two: [m, s]");
-//   - every number literal converts, the first in the statement's order: the
-//     number errors "... under root[1]", and a negative zero written as a
-//     decimal or float (-0.0, -0e0; -0 is an integer and fine):
-//     "Negative zero decimal is not supported under key root.1 at 1:67:3".
+//     two: [m, s]").
+// Then, once the parameters are counted (check_literal_numbers), every number
+// literal converts, the first in the statement's order: the number errors
+// "... under root[1]", and a negative zero written as a decimal or float
+// (-0.0, -0e0; -0 is an integer and fine): "Negative zero decimal is not
+// supported under key root.1 at 1:67:3" - but an UPDATE's SET values, which
+// are checked as its actions are built, after the WHERE clause
+// (`SET a = set_add(a, 'x'), b = -0.0` names set_add).
 
 #include "protocol/partiql/ast.h"
 #include "protocol/partiql/values.h"
@@ -19,6 +22,8 @@
 namespace dynamod::partiql {
 
 void check_parsed(const Statement& s);
+
+void check_literal_numbers(const Statement& s);
 
 // The WHERE clause (of a SELECT, UPDATE, DELETE or EXISTS) checked as its
 // condition is built, with the parameters: operand types, BETWEEN bounds,

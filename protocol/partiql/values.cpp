@@ -21,8 +21,7 @@ class Converter {
     const Node& n = s_.node(id);
     switch (n.kind) {
       case NodeKind::String: return AttributeValue::string(n.text);
-      // (check_parsed has refused every number literal that does not convert.)
-      case NodeKind::Number: return AttributeValue::number(std::move(*Number::parse(n.text).number));
+      case NodeKind::Number: return number(n, where);
       case NodeKind::Boolean: return AttributeValue::boolean(n.flag);
       case NodeKind::Null: return AttributeValue::null();
       case NodeKind::Missing: misplaced_missing();
@@ -62,6 +61,21 @@ class Converter {
           "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported "
           "limit");
     }
+  }
+
+  // (check_literal_numbers has checked every literal but an UPDATE's SET values.)
+  static AttributeValue number(const Node& n, const std::string& where) {
+    auto parsed = Number::parse(n.text);
+    if (!parsed.number) throw ApiError::validation(number_error(parsed.error, n.text).message() + " under " + where);
+    if (negative_zero_decimal(n.text, *parsed.number)) {
+      std::string dotted;  // root[1].x -> root.1.x
+      for (char c : where) {
+        if (c == '[') dotted += '.';
+        else if (c != ']') dotted += c;
+      }
+      negative_zero(n, dotted);
+    }
+    return AttributeValue::number(std::move(*parsed.number));
   }
 
   AttributeValue parameter(const Node& n) const {
@@ -109,6 +123,14 @@ class Converter {
 };
 
 }  // namespace
+
+bool negative_zero_decimal(const std::string& text, const Number& n) {
+  return n.is_zero() && text.starts_with('-') && text.find_first_of(".eE") != std::string::npos;
+}
+
+void negative_zero(const Node& literal, const std::string& place) {
+  throw ApiError::validation("Negative zero decimal is not supported under key " + place + literal.pos.suffix());
+}
 
 void check_parameter_count(const Statement& s, const Parameters& parameters) {
   if (parameters.size() < s.parameter_count) {

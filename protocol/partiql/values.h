@@ -28,6 +28,12 @@ bool is_constant(const Statement& s, NodeId id);
 AttributeValue constant_value(const Statement& s, NodeId id, const Parameters& parameters,
                               const std::string& where = "root");
 
+// A number literal written as a negative zero decimal or float (-0.0, -0e0;
+// -0 is an integer and fine), which DynamoDB refuses: "Negative zero decimal
+// is not supported under key root.m.1 at 1:67:3" (`place` in that dotted form).
+bool negative_zero_decimal(const std::string& text, const Number& n);
+[[noreturn]] void negative_zero(const Node& literal, const std::string& place);
+
 // "MISSING must be compared using IS operator".
 [[noreturn]] void misplaced_missing();
 

@@ -64,6 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     inputs.limit = 2;
     check_parsed(s);
     check_parameter_count(s, inputs.parameters);
+    check_literal_numbers(s);
     check_where(s, inputs.parameters);
     check_update_clauses(s, inputs.parameters);
     if (const auto* select = std::get_if<partiql::Select>(&s.body)) {

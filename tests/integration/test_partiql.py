@@ -835,6 +835,27 @@ def test_negative_zero_literal(dynamodb, t, template, where, literal):
     run(dynamodb, "INSERT INTO %s VALUE {'pk': '%s', 'sk': 1, 'z': -0}" % (q(t.r), uid("nz")))
 
 
+# Where the number literals are checked (DynamoDB Local): once the parameters are counted, the
+# WHERE clause's before its operands; an UPDATE's SET values after the WHERE clause, in the order
+# of its actions.
+@pytest.mark.parametrize("template,expected", [
+    ("UPDATE TBL SET a = a + -0.0 WHERE pk = 'nz' AND sk = ?", "Number of parameters in request and statement don't match."),
+    ("SELECT * FROM TBL WHERE pk = 'nz' AND b < true AND a = -0.0", "zero"),
+    ("UPDATE TBL SET a = -0.0 WHERE pk = 'nz' AND sk = 1 AND b < true",
+     "Incorrect operand type for operator or function; operator or function: <, operand type: BOOL"),
+    ("UPDATE TBL SET a = set_add(a, 'x'), b = -0.0 WHERE pk = 'nz' AND sk = 1", "set_add"),
+    ("UPDATE TBL SET b = -0.0, a = set_add(a, 'x') WHERE pk = 'nz' AND sk = 1", "zero"),
+], ids=["parameters-first", "where-literal-before-operand", "where-before-set", "set-function-first",
+        "set-literal-first"])
+def test_negative_zero_check_order(dynamodb, t, template, expected):
+    stmt = template.replace("TBL", q(t.r))
+    if expected == "zero":
+        expected = "Negative zero decimal is not supported under key root at 1:%d:3" % (stmt.index("-0.0") + 2)
+    elif expected == "set_add":
+        expected = "The second argument to SET_ADD must be a value with type SET at 1:%d:1" % (stmt.index("set_add(") + 9)
+    expect_error(lambda: run(dynamodb, stmt), "ValidationException", expected)
+
+
 # BETWEEN bounds written in the statement (or given as parameters) must be of one type and in
 # order, as in a FilterExpression, without the expression's prefix (DynamoDB Local).
 @pytest.mark.parametrize("where,params,message", [

@@ -18,9 +18,12 @@ std::string parse_error(std::string_view text) {
   return "";
 }
 
+// check_parsed, then the literals (the cases have no parameters to count).
 std::string check_error(std::string_view text) {
   try {
-    check_parsed(parse(text));
+    const Statement s = parse(text);
+    check_parsed(s);
+    check_literal_numbers(s);
   } catch (const ApiError& e) {
     return e.message();
   }
@@ -185,6 +188,10 @@ TEST_CASE("partiql parser: checks made once a statement is parsed") {
        "Number overflow. Attempting to store a number with magnitude larger than supported range under root[0]"},
       {"SELECT * FROM t WHERE a = -0.0 AND b = 1e999", "Negative zero decimal is not supported under key root at 1:28:3"},
       {R"(SELECT a, a FROM "t" WHERE b = -0.0)", "Duplicate identifiers in select clause: a"},
+      // An UPDATE's SET values are checked as its actions are built, its WHERE clause's here.
+      {"UPDATE t SET a = -0.0 WHERE pk = 'k'", ""},
+      {"UPDATE t SET a = -0.0 WHERE pk = 'k' AND b = [-0.0]",
+       "Negative zero decimal is not supported under key root.0 at 1:48:3"},
   };
   for (const auto& [text, message] : cases) {
     CAPTURE(text);

@@ -39,6 +39,7 @@ TableSchema hash_table() {
 Statement checked(std::string_view text) {
   Statement s = parse(text);
   check_parsed(s);
+  check_literal_numbers(s);
   return s;
 }
 
@@ -358,6 +359,20 @@ TEST_CASE("partiql translate: UPDATE is an UpdateItem of an existing item") {
     CAPTURE(text);
     CHECK(error_of([&] { write(text + key, t); }) == message);
   }
+}
+
+TEST_CASE("partiql translate: an UPDATE's SET values convert as its actions are built") {
+  auto clauses_error = [](std::string_view text) {
+    return error_of([&] { check_update_clauses(checked(text), {}); });
+  };
+  CHECK(clauses_error("UPDATE t SET a = set_add(a, 'x'), b = -0.0 WHERE pk = 'k'") ==
+        "The second argument to SET_ADD must be a value with type SET at 1:26:1");
+  CHECK(clauses_error("UPDATE t SET b = -0.0, a = set_add(a, 'x') WHERE pk = 'k'") ==
+        "Negative zero decimal is not supported under key root at 1:19:3");
+  CHECK(clauses_error("UPDATE t SET b = [1, {'c': -0e1}] WHERE pk = 'k'") ==
+        "Negative zero decimal is not supported under key root.1.c at 1:29:3");
+  CHECK(clauses_error("UPDATE t SET b = 1e999 WHERE pk = 'k'") ==
+        "Number overflow. Attempting to store a number with magnitude larger than supported range under root");
 }
 
 TEST_CASE("partiql translate: DELETE and EXISTS") {
