@@ -233,6 +233,8 @@ ACCEPTED = [
      "test_update_table_stream_with_index_change", "update_table"),
     (coral(r"localSecondaryIndexes\.\d+\.member\.projection\.nonKeyAttributes", "Member must have length less than or equal to 20"),
      "test_create_table_validation[lsi-nonkey-21]", "create_table"),
+    (coral(r"globalSecondaryIndexes\.\d+\.member\.projection\.nonKeyAttributes", "Member must have length less than or equal to 20"),
+     "test_create_table_validation[nonkey-100]", "create_table"),
 ]
 
 

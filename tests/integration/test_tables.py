@@ -358,6 +358,12 @@ CT_CASES = [
             "1 validation error detected: Value '[%s]' at 'globalSecondaryIndexes.1.member.projection.nonKeyAttributes' "
             "failed to satisfy constraint: Member must have length less than or equal to 20" % ", ".join("n%02d" % i for i in range(21)),
             local="'No more than 20 attributes per table can be projected into Local Secondary Indices'"),
+    # (DynamoDB Local refuses 21 above, but accepts up to 100 alone on a table of its own.)
+    ct_case("nonkey-100", dict(GSI_HR, GlobalSecondaryIndexes=[index("gsi1", [("g", "HASH")], {
+        "ProjectionType": "INCLUDE", "NonKeyAttributes": ["n%03d" % i for i in range(100)]})]), "ValidationException",
+            "1 validation error detected: Value '[%s]' at 'globalSecondaryIndexes.1.member.projection.nonKeyAttributes' "
+            "failed to satisfy constraint: Member must have length less than or equal to 20" % ", ".join("n%03d" % i for i in range(100)),
+            local="accepted (table created)"),
     ct_case("lsi-nonkey-21", dict(GSI_HR, LocalSecondaryIndexes=[index("lsi1", [("pk", "HASH"), ("g", "RANGE")], {
         "ProjectionType": "INCLUDE", "NonKeyAttributes": ["n%02d" % i for i in range(21)]})]), "ValidationException",
             "1 validation error detected: Value '[%s]' at 'localSecondaryIndexes.1.member.projection.nonKeyAttributes' "
