@@ -17,8 +17,8 @@ constexpr std::string_view kNotValid = "One or more parameter values are not val
 void check_key_type(const KeyElement& k, const IndexSchema& index, const AttributeValue& v) {
   if (v.type() == to_attribute_type(k.type)) return;
   throw ApiError::invalid_parameter("Type mismatch for Index Key " + k.name + " Expected: " +
-                                    std::string(scalar_type_name(k.type)) + " Actual: " + std::string(type_name(v.type())) +
-                                    " IndexName: " + index.name);
+                                    std::string(scalar_type_name(k.type)) + " Actual: " +
+                                    std::string(type_name(v.type())) + " IndexName: " + index.name);
 }
 
 void check_key(const KeyElement& k, bool is_sort, const IndexSchema& index, const Item& item, IndexKeySource source) {

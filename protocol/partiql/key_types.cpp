@@ -84,36 +84,6 @@ QueryTerms query_terms(const Statement& s, const std::vector<NodeId>& terms, con
   return q;
 }
 
-}  // namespace
-
-void check_item_key(const Item& item, const KeyDef& key) {
-  for (const KeyElement* element : {&key.partition, key.sort ? &*key.sort : nullptr}) {
-    if (element == nullptr) continue;
-    const AttributeValue* v = item.find(element->name);
-    if (v == nullptr) throw ApiError::validation(std::string(kMissing) + element->name);
-    check_type(*v, *element);
-  }
-}
-
-void check_named_key(const Item& key, const KeyDef& def) {
-  for (const KeyElement* element : {def.sort ? &*def.sort : nullptr, &def.partition}) {
-    if (element == nullptr) continue;
-    if (const AttributeValue* v = key.find(element->name)) check_type(*v, *element);
-  }
-}
-
-void check_query_key(const Statement& s, const std::vector<NodeId>& terms, const KeyDef& key,
-                     const Parameters& parameters) {
-  const QueryTerms q = query_terms(s, terms, key, parameters);
-  if (!q.partition || q.scan) return;  // a Scan: its filter's types are check_condition_key_types's
-  if (q.sort && key.sort) {
-    for (NodeId c : compared_constants(s, *q.sort, key.sort->name)) check_type(constant_value(s, c, parameters), *key.sort);
-  }
-  check_type(*key_equality(s, *q.partition, key.partition.name, parameters), key.partition);
-}
-
-namespace {
-
 const KeyElement* key_named(const Statement& s, NodeId id, const KeyDef& read_key, const KeyDef& table_key) {
   const Node& n = s.node(id);
   if (n.kind != NodeKind::Path || n.path.steps.size() != 1) return nullptr;
@@ -124,7 +94,6 @@ const KeyElement* key_named(const Statement& s, NodeId id, const KeyDef& read_ke
   }
   return nullptr;
 }
-
 
 class ConditionKeyTypes {
  public:
@@ -185,6 +154,34 @@ class ConditionKeyTypes {
 };
 
 }  // namespace
+
+void check_item_key(const Item& item, const KeyDef& key) {
+  for (const KeyElement* element : {&key.partition, key.sort ? &*key.sort : nullptr}) {
+    if (element == nullptr) continue;
+    const AttributeValue* v = item.find(element->name);
+    if (v == nullptr) throw ApiError::validation(std::string(kMissing) + element->name);
+    check_type(*v, *element);
+  }
+}
+
+void check_named_key(const Item& key, const KeyDef& def) {
+  for (const KeyElement* element : {def.sort ? &*def.sort : nullptr, &def.partition}) {
+    if (element == nullptr) continue;
+    if (const AttributeValue* v = key.find(element->name)) check_type(*v, *element);
+  }
+}
+
+void check_query_key(const Statement& s, const std::vector<NodeId>& terms, const KeyDef& key,
+                     const Parameters& parameters) {
+  const QueryTerms q = query_terms(s, terms, key, parameters);
+  if (!q.partition || q.scan) return;  // a Scan: its filter's types are check_condition_key_types's
+  if (q.sort && key.sort) {
+    for (NodeId c : compared_constants(s, *q.sort, key.sort->name)) {
+      check_type(constant_value(s, c, parameters), *key.sort);
+    }
+  }
+  check_type(*key_equality(s, *q.partition, key.partition.name, parameters), key.partition);
+}
 
 void check_condition_key_types(const Statement& s, const std::vector<NodeId>& terms, const KeyDef& read_key,
                                const KeyDef& table_key, const Parameters& parameters) {

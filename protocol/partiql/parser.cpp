@@ -488,7 +488,8 @@ class Parser {
       canonical = "CHARACTER_VARYING";
       max_parameters = 1;
     } else {
-      const auto* t = std::find_if(std::begin(kTypes), std::end(kTypes), [&](const TypeWord& e) { return e.word == word; });
+      const auto* t =
+          std::find_if(std::begin(kTypes), std::end(kTypes), [&](const TypeWord& e) { return e.word == word; });
       if (t == std::end(kTypes)) throw not_well_formed("Expected type");
       canonical = t->canonical;
       max_parameters = t->max_parameters;
