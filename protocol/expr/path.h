@@ -51,9 +51,10 @@ PathRelation relate(const Path& a, const Path& b);
 // - LastPair (the expression language: UpdateExpression, ProjectionExpression):
 //   the pair whose later path comes last, then whose earlier one does
 //   (`SET l.x = :v, l[0] = :v, l = :v` names [l, [0]] and [l]), earlier first;
-// - FirstPairLaterFirst (PartiQL): the first such pair in order of
-//   appearance, the later path first (`SELECT m.s, m` names [m] first).
-enum class PathPairOrder : std::uint8_t { LastPair, FirstPairLaterFirst };
+// - PartiqlTree (PartiQL): the first path that meets an earlier one, then a
+//   path the tree of the earlier ones leads to from where they met
+//   (`SELECT m.s, m` names [m] and [m, s]; path.cpp has the rule).
+enum class PathPairOrder : std::uint8_t { LastPair, PartiqlTree };
 void check_disjoint(const std::vector<const Path*>& paths, std::string_view error_prefix, PathPairOrder order);
 
 }  // namespace dynamod::expr

@@ -21,7 +21,7 @@ void check_select_list(const Select& select) {
     }
     paths.push_back(&item.path);
   }
-  expr::check_disjoint(paths, "", expr::PathPairOrder::FirstPairLaterFirst);
+  expr::check_disjoint(paths, "", expr::PathPairOrder::PartiqlTree);
 }
 
 // Where a literal sits inside the value it belongs to: the member names and

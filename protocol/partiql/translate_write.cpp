@@ -105,7 +105,7 @@ class Actions {
         out_.remove.push_back(path);
       }
     }
-    expr::check_disjoint(paths, "", expr::PathPairOrder::FirstPairLaterFirst);
+    expr::check_disjoint(paths, "", expr::PathPairOrder::PartiqlTree);
     return std::move(out_);
   }
 

@@ -490,8 +490,10 @@ def test_batch_select_where_operands_before_one_item_rule(dynamodb, t):
 
 
 # Overlapping paths in a select list or an UPDATE are refused before the table is looked for,
-# once each SET value has been checked, the later path named first (DynamoDB Local; for two
-# paths; with more, which one DynamoDB Local names second is not modelled).
+# once each SET value has been checked, the later path named first. With more than two paths
+# the second named is where the earlier paths lead, from the level the later one met them, by
+# their last name at each level in java.util.HashMap order - not always a path it overlaps
+# (DynamoDB Local; path.cpp, PathTree).
 OVERLAP = "Two document paths overlap with each other; must remove or rewrite one of these paths; "
 
 
@@ -501,12 +503,29 @@ OVERLAP = "Two document paths overlap with each other; must remove or rewrite on
     ("UPDATE {r} SET a = 1 REMOVE a.b WHERE pk = 'x' AND sk = 1", "path one: [a, b], path two: [a]"),
     ("UPDATE {r} REMOVE a.b SET a = 1 WHERE pk = 'x' AND sk = 1", "path one: [a], path two: [a, b]"),
     ("UPDATE \"nothere-%s\" SET a = 1, a[2] = 2 WHERE pk = 'x'", "path one: [a, [2]], path two: [a]"),
-], ids=["select-missing-table", "select-gsi", "set-remove", "remove-set", "set-set"])
+    ("UPDATE {r} SET a = 1, b = 2, a = 3 WHERE pk = 'x' AND sk = 1", "path one: [a], path two: [b]"),
+    ("UPDATE {r} SET c = 1, b = 1, a = 1, c = 2 WHERE pk = 'x' AND sk = 1", "path one: [c], path two: [c]"),
+    ("UPDATE {r} SET b = 2, a = 1, a.x = 3 WHERE pk = 'x' AND sk = 1", "path one: [a, x], path two: [b]"),
+    ("UPDATE {r} SET c.x = 1, b = 1, a = 1, c.y = 1, c = 2 WHERE pk = 'x' AND sk = 1", "path one: [c], path two: [c, y]"),
+    ("SELECT a.x, a.y, b, a.x.z FROM {r} WHERE pk = 'x'", "path one: [a, x, z], path two: [a, y]"),
+], ids=["select-missing-table", "select-gsi", "set-remove", "remove-set", "set-set", "three-names",
+        "three-names-last-is-it", "prefix-after-another", "descends-to-a-leaf", "within-a-map"])
 def test_overlapping_paths_name_the_later_first(dynamodb, t, statement, paths):
     stmt = statement.replace("{r}", q(t.r)).replace("{idx}", q(t.idx))
     if "%s" in stmt:
         stmt = stmt % uid("t")
     expect_error(lambda: run(dynamodb, stmt), "ValidationException", OVERLAP + paths)
+
+
+# A name against a list index under one attribute conflicts; the second path named is found the
+# same way.
+@pytest.mark.parametrize("statement,paths", [
+    ("UPDATE {r} SET b = 1, a[1] = 1, a.x = 1 WHERE pk = 'x' AND sk = 1", "path one: [a, x], path two: [a, [1]]"),
+    ("SELECT l.x, l[0], l FROM {r} WHERE pk = 'x'", "path one: [l, [0]], path two: [l, x]"),
+], ids=["update", "select"])
+def test_conflicting_paths_in_partiql(dynamodb, t, statement, paths):
+    expect_error(lambda: run(dynamodb, statement.replace("{r}", q(t.r))), "ValidationException",
+                 "Two document paths conflict with each other; must remove or rewrite one of these paths; " + paths)
 
 
 def test_set_function_arguments_before_overlaps(dynamodb, t):
