@@ -1,7 +1,5 @@
 #include "protocol/partiql/key_types.h"
 
-#include <optional>
-
 #include "protocol/api_error.h"
 #include "protocol/partiql/keys.h"
 
@@ -49,39 +47,6 @@ std::vector<NodeId> compared_constants(const Statement& s, NodeId term, const st
 bool is_null_test(const Statement& s, NodeId term, const std::string& attribute) {
   const Node& n = s.node(term);
   return n.kind == NodeKind::Is && !n.flag && n.text == "NULL" && names(s, n.children[0], attribute);
-}
-
-// The terms a SELECT would read as a Query by, whatever their types: the
-// first equality on the partition key and the first sort-key condition with
-// it (`sk IS NULL` too: DynamoDB Local reads it as `sk = NULL`). Any other
-// term that tests a key attribute makes the read a Scan (a repeated equality
-// on the partition aside), as translate_select's planner does.
-struct QueryTerms {
-  std::optional<NodeId> partition;
-  std::optional<NodeId> sort;
-  bool scan = false;
-};
-
-QueryTerms query_terms(const Statement& s, const std::vector<NodeId>& terms, const KeyDef& key,
-                       const Parameters& parameters) {
-  QueryTerms q;
-  for (NodeId t : terms) {
-    if (key_equality(s, t, key.partition.name, parameters)) {
-      q.partition = t;
-      break;
-    }
-  }
-  if (!q.partition) return q;
-  for (NodeId t : terms) {
-    if (t == *q.partition) continue;
-    if (key.sort && !q.sort &&
-        (!compared_constants(s, t, key.sort->name).empty() || is_null_test(s, t, key.sort->name))) {
-      q.sort = t;
-    } else if (tests_key_attribute(s, t, key) && !key_equality(s, t, key.partition.name, parameters)) {
-      q.scan = true;
-    }
-  }
-  return q;
 }
 
 const KeyElement* key_named(const Statement& s, NodeId id, const KeyDef& read_key, const KeyDef& table_key) {
@@ -155,6 +120,28 @@ class ConditionKeyTypes {
 
 }  // namespace
 
+QueryTerms query_terms(const Statement& s, const std::vector<NodeId>& terms, const KeyDef& key,
+                       const Parameters& parameters) {
+  QueryTerms q;
+  for (NodeId t : terms) {
+    if (key_equality(s, t, key.partition.name, parameters)) {
+      q.partition = t;
+      break;
+    }
+  }
+  if (!q.partition) return q;
+  for (NodeId t : terms) {
+    if (t == *q.partition) continue;
+    if (key.sort && !q.sort &&
+        (!compared_constants(s, t, key.sort->name).empty() || is_null_test(s, t, key.sort->name))) {
+      q.sort = t;
+    } else if (tests_key_attribute(s, t, key) && !key_equality(s, t, key.partition.name, parameters)) {
+      q.scan = true;
+    }
+  }
+  return q;
+}
+
 void check_item_key(const Item& item, const KeyDef& key) {
   for (const KeyElement* element : {&key.partition, key.sort ? &*key.sort : nullptr}) {
     if (element == nullptr) continue;
@@ -171,9 +158,7 @@ void check_named_key(const Item& key, const KeyDef& def) {
   }
 }
 
-void check_query_key(const Statement& s, const std::vector<NodeId>& terms, const KeyDef& key,
-                     const Parameters& parameters) {
-  const QueryTerms q = query_terms(s, terms, key, parameters);
+void check_query_key(const Statement& s, const QueryTerms& q, const KeyDef& key, const Parameters& parameters) {
   if (!q.partition || q.scan) return;  // a Scan: its filter's types are check_condition_key_types's
   if (q.sort && key.sort) {
     for (NodeId c : compared_constants(s, *q.sort, key.sort->name)) {
@@ -183,10 +168,9 @@ void check_query_key(const Statement& s, const std::vector<NodeId>& terms, const
   check_type(*key_equality(s, *q.partition, key.partition.name, parameters), key.partition);
 }
 
-void check_condition_key_types(const Statement& s, const std::vector<NodeId>& terms, const KeyDef& read_key,
-                               const KeyDef& table_key, const Parameters& parameters) {
+void check_condition_key_types(const Statement& s, const std::vector<NodeId>& terms, const QueryTerms& q,
+                               const KeyDef& read_key, const KeyDef& table_key, const Parameters& parameters) {
   const std::string& partition = read_key.partition.name;
-  const QueryTerms q = query_terms(s, terms, read_key, parameters);
   const bool query = q.partition && !q.scan;
   ConditionKeyTypes checker(s, read_key, table_key, parameters);
   for (NodeId t : terms) {

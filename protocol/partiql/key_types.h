@@ -5,6 +5,7 @@
 //   "Key attribute should be present in the item: Key sk"
 //   "Key attribute's data type should match its data type in table's schema: Key pk"
 
+#include <optional>
 #include <vector>
 
 #include "protocol/api_error.h"
@@ -21,12 +22,25 @@ void check_item_key(const Item& item, const KeyDef& key);
 // first.
 void check_named_key(const Item& key, const KeyDef& def);
 
-// A SELECT that reads one partition (an equality on the partition key of the
-// table or index read, whatever its type): the constants its top-level terms
-// compare with the sort key (= < <= > >=, BETWEEN, begins_with), then the
-// partition key's, of the key's types.
-void check_query_key(const Statement& s, const std::vector<NodeId>& terms, const KeyDef& key,
-                     const Parameters& parameters);
+// The terms a SELECT would read as a Query by, whatever their types: the
+// first equality on the partition key of `key` (the table's or the index's)
+// and the first sort-key condition with it (`sk IS NULL` too: DynamoDB Local
+// reads it as `sk = NULL`). Any other term that tests a key attribute makes
+// the read a Scan (a repeated equality on the partition aside), as
+// translate_select's planner does.
+struct QueryTerms {
+  std::optional<NodeId> partition;
+  std::optional<NodeId> sort;
+  bool scan = false;
+};
+QueryTerms query_terms(const Statement& s, const std::vector<NodeId>& terms, const KeyDef& key,
+                       const Parameters& parameters);
+
+// A SELECT read as a Query (query_terms): the constants its sort-key term
+// compares with the sort key (= < <= > >=, BETWEEN, begins_with), then the
+// partition key's, of the key's types. A Scan is left to
+// check_condition_key_types.
+void check_query_key(const Statement& s, const QueryTerms& query, const KeyDef& key, const Parameters& parameters);
 
 // A SELECT's conditions on a key attribute of what it reads (the read's key
 // and the table's) with a constant of another type, anywhere in the WHERE
@@ -38,8 +52,8 @@ void check_query_key(const Statement& s, const std::vector<NodeId>& terms, const
 // its sort key with it. A top-level `pk IN` list, `pk IS NULL` (or `sk IS
 // NULL` with the partition fixed) of the wrong type is named as check_query_key
 // names a key.
-void check_condition_key_types(const Statement& s, const std::vector<NodeId>& terms, const KeyDef& read_key,
-                               const KeyDef& table_key, const Parameters& parameters);
+void check_condition_key_types(const Statement& s, const std::vector<NodeId>& terms, const QueryTerms& query,
+                               const KeyDef& read_key, const KeyDef& table_key, const Parameters& parameters);
 
 // An UPDATE's or DELETE's other terms that give a key attribute of the key it
 // names another value (`sk = 2`, `sk IS NULL`): "Multiple conditions on same

@@ -210,11 +210,12 @@ ReadPlan translate_select(const Statement& s, const Select& select, const TableS
   }
   // A Query's key of the wrong type, then a GSI read strongly, then what the
   // filter compares a key with (DynamoDB Local).
-  check_query_key(s, terms, spec.key, inputs.parameters);
+  const QueryTerms query = query_terms(s, terms, spec.key, inputs.parameters);
+  check_query_key(s, query, spec.key, inputs.parameters);
   if (spec.index != nullptr && table.is_global(*spec.index) && inputs.consistent_read) {
     fail("Strongly consistent read is not supported on Global Secondary Indexes");
   }
-  check_condition_key_types(s, terms, spec.key, table.key, inputs.parameters);
+  check_condition_key_types(s, terms, query, spec.key, table.key, inputs.parameters);
   const std::vector<NodeId> filter_terms = key_condition(s, terms, inputs.parameters, spec);
   spec.filter = build_condition(s, filter_terms, inputs.parameters);
   // No path may lead into a key attribute (the key condition's are whole).

@@ -23,6 +23,7 @@ dev = pytest.mark.dynamodb_local_deviation
 S = lambda v: {"S": v}  # noqa: E731
 N = lambda v: {"N": v}  # noqa: E731
 INVALID = "One or more parameter values were invalid: "
+KEY_TYPE = "Key attribute's data type should match its data type in table's schema: Key %s"
 
 
 @pytest.fixture(scope="module")
@@ -297,7 +298,7 @@ GSI_STRONG = "Strongly consistent read is not supported on Global Secondary Inde
     pytest.param("SELECT * FROM {r} WHERE a = 1 ORDER BY a", False, ORDER_BY_PARTITION,
                  id="order-by-partition-before-its-terms"),
     pytest.param("SELECT * FROM {idx}.\"gsi1\" WHERE gpk = 1", True,
-                 "Key attribute's data type should match its data type in table's schema: Key gpk",
+                 KEY_TYPE % "gpk",
                  id="query-key-before-consistent"),
     pytest.param("SELECT * FROM {idx}.\"gsi1\" WHERE gpk = 'g' AND sk <> 1", True, GSI_STRONG,
                  id="consistent-before-filter-key-type",
@@ -401,8 +402,7 @@ def test_select_function_errors(dynamodb, t, cond, params, message):
 # value of another type is refused, wherever it stands; the key condition names its own key
 # instead. A list's first value counts, IS <type> compares with the type's name (a string), and
 # size() is not the key. (DynamoDB Local; the documentation is silent.)
-COND_TYPE = "One or more parameter values were invalid: Condition parameter type does not match schema type"
-KEY_TYPE = "Key attribute's data type should match its data type in table's schema: Key "
+COND_TYPE = INVALID + "Condition parameter type does not match schema type"
 
 
 @pytest.mark.parametrize("table,where,message", [
@@ -420,10 +420,10 @@ KEY_TYPE = "Key attribute's data type should match its data type in table's sche
     ("h", "pk = 'p' AND NOT contains(pk, 1)", COND_TYPE),
     ("idx.\"gsi1\"", "gpk = 'g' AND sk <> 1", COND_TYPE),
     ("idx.\"lsi1\"", "pk = 'p' AND lsk <> 'x'", COND_TYPE),
-    ("h", "pk IS NULL", KEY_TYPE + "pk"),
-    ("r", "pk = 'p' AND sk IS NULL", KEY_TYPE + "sk"),
-    ("r", "pk IN [1, 2]", KEY_TYPE + "pk"),
-    ("r", "pk = 'p' AND sk > 'x'", KEY_TYPE + "sk"),
+    ("h", "pk IS NULL", KEY_TYPE % "pk"),
+    ("r", "pk = 'p' AND sk IS NULL", KEY_TYPE % "sk"),
+    ("r", "pk IN [1, 2]", KEY_TYPE % "pk"),
+    ("r", "pk = 'p' AND sk > 'x'", KEY_TYPE % "sk"),
 ], ids=["ne", "not-eq", "or", "scan-range", "in-first-value", "second-range", "before-key-condition",
         "is-numeric", "is-not-null", "attribute-type", "partition-again", "contains", "gsi-table-key", "lsi-key",
         "partition-is-null", "sort-is-null", "partition-in", "key-condition"])
@@ -1352,7 +1352,6 @@ def test_transaction_duplicate_insert_reason(dynamodb, t):
 # reason for that statement and None for the others (the statements are checked in order); no
 # statement applies (as a TransactWriteItems action's key; the docs: the reasons are "the errors
 # from the individual singleton operations"; DynamoDB Local's texts).
-KEY_TYPE = "Key attribute's data type should match its data type in table's schema: Key %s"
 
 
 @pytest.mark.parametrize("statements,codes,message", [
