@@ -66,6 +66,7 @@ Reply write_answer(ops::WriteItemResult result, ReturnConsumedCapacity mode) {
 awaitable<Reply> execute_statement(OperationContext& ctx, json::object body) {
   partiql::ExecuteStatementRequest request = partiql::decode_execute_statement(body);
   partiql::Statement statement = partiql::parse(request.statement.statement);
+  request.statement.check_parameters();
   if (statement.kind() == partiql::StatementKind::Exists) {
     throw ApiError::validation(std::string(ops::kExistsOutsideTransaction));
   }

@@ -81,6 +81,10 @@ PreparedStatementBatch prepare_statement_batch(Store& store, const Scope& scope,
     reads = read;
   }
   batch.reads = reads.value_or(false);
+  // A member that parsed with a parameter the service refuses fails the whole batch.
+  for (std::size_t i = 0; i < parsed.size(); ++i) {
+    if (parsed[i]) request.statements[i].check_parameters();
+  }
 
   std::set<std::pair<std::uint32_t, std::string>> items;
   for (std::size_t i = 0; i < parsed.size(); ++i) {

@@ -55,7 +55,10 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
   }
   std::vector<partiql::Statement> parsed;
   parsed.reserve(request.statements.size());
-  for (const auto& s : request.statements) parsed.push_back(partiql::parse(s.statement));
+  for (const auto& s : request.statements) {
+    parsed.push_back(partiql::parse(s.statement));
+    s.check_parameters();
+  }
   std::size_t reads = 0;
   for (const auto& s : parsed) reads += s.kind() == StatementKind::Select;
   if (reads != 0 && reads != parsed.size()) {

@@ -17,14 +17,19 @@ enum Rank : int {
   kRankLimit = decode::kRankConsumedCapacity + 1
 };
 
-Parameters decode_parameters(json::value& v) {
-  Parameters out;
-  if (json::is_null(v)) return out;
+// A malformed value (of the wrong JSON type) fails the request at once; a
+// value the service refuses is kept for StatementRequest::check_parameters.
+void decode_parameters(json::value& v, StatementRequest& r) {
+  if (json::is_null(v)) return;
   for (auto element : json::read_array(v)) {
     json::value value = element.value();
-    out.push_back(decode_attribute_value(value));
+    try {
+      r.parameters.push_back(decode_attribute_value(value));
+    } catch (ApiError& e) {
+      if (e.code() != ErrorCode::ValidationException) throw;
+      if (!r.parameter_error) r.parameter_error = std::move(e);
+    }
   }
-  return out;
 }
 
 // Statement, Parameters, ConsistentRead, ReturnValuesOnConditionCheckFailure:
@@ -34,7 +39,7 @@ bool statement_member(std::string_view key, json::value& value, StatementRequest
   if (key == "Statement") {
     text = decode::optional_string(value);
   } else if (key == "Parameters") {
-    r.parameters = decode_parameters(value);
+    decode_parameters(value, r);
   } else if (key == "ConsistentRead") {
     r.consistent_read = decode::optional_bool(value);
   } else if (key == "ReturnValuesOnConditionCheckFailure") {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "protocol/api_error.h"
 #include "protocol/consumed_capacity.h"
 #include "protocol/json_reader.h"
 #include "protocol/partiql/values.h"
@@ -25,6 +26,14 @@ struct StatementRequest {
   Parameters parameters;
   bool consistent_read = false;
   bool return_old_on_condition_failure = false;
+  // The first parameter that is no valid AttributeValue (an empty set, a bad
+  // number...): refused once the statement has parsed, so that a statement
+  // that does not parse is named first (DynamoDB Local).
+  std::optional<ApiError> parameter_error;
+
+  void check_parameters() const {
+    if (parameter_error) throw *parameter_error;
+  }
 };
 
 struct ExecuteStatementRequest {

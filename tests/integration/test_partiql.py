@@ -1274,6 +1274,44 @@ def et(client, statements, **kw):
         TransactStatements=[s if isinstance(s, dict) else {"Statement": s} for s in statements], **kw)
 
 
+# A parameter that is no valid AttributeValue is refused once its statement has parsed: a statement
+# that does not parse is named first (DynamoDB Local; the service's order is not documented). A batch
+# member's bad parameter fails the whole batch, even beside a member that does not parse.
+EMPTY_SET = h.either_envelope("One or more parameter values were invalid: An string set  may not be empty")
+BAD_PARAM = [{"SS": []}]
+
+
+def test_parameters_after_parsing(unchecked, t):
+    write = "UPDATE %s SET q = ? WHERE pk = 'x'" % q(t.h)
+    malformed = "SELECT * FROM %s WHERE" % q(t.h)
+    exc = expect_error(lambda: unchecked.execute_statement(Statement=malformed, Parameters=BAD_PARAM),
+                       "ValidationException")
+    assert h.error_of(exc)[1].startswith(NOT_WELL_FORMED)
+    # ... before the parameters are counted.
+    expect_error(lambda: unchecked.execute_statement(Statement=write, Parameters=BAD_PARAM * 2),
+                 "ValidationException", EMPTY_SET)
+    responses = bes(unchecked, [{"Statement": malformed, "Parameters": BAD_PARAM}])
+    assert responses[0]["Error"]["Message"].startswith(NOT_WELL_FORMED)
+    for members in ([{"Statement": write, "Parameters": BAD_PARAM}, malformed],
+                    [malformed, {"Statement": write, "Parameters": BAD_PARAM}]):
+        expect_error(lambda: bes(unchecked, members), "ValidationException", EMPTY_SET)
+    expect_error(lambda: et(unchecked, [{"Statement": write, "Parameters": BAD_PARAM}, malformed]),
+                 "ValidationException", EMPTY_SET)
+    exc = expect_error(lambda: et(unchecked, [malformed, {"Statement": write, "Parameters": BAD_PARAM}]),
+                       "ValidationException")
+    assert h.error_of(exc)[1].startswith(NOT_WELL_FORMED)
+
+
+# The members after a refused parameter are still read: a Statement sent after its Parameters.
+def test_statement_after_bad_parameters(dynamodb_raw, t):
+    body = ('{"Parameters": [{"M": {"a": {"L": [{"SS": []}, {"N": "1"}]}}}, {"S": "x"}], '
+            '"Statement": "SELECT * FROM %s WHERE"}' % q(t.h).replace('"', '\\"'))
+    code, message, status = h.error_of(dynamodb_raw("ExecuteStatement", body))
+    assert (code, status) == ("ValidationException", 400) and message.startswith(NOT_WELL_FORMED), message
+    code, message, status = h.error_of(dynamodb_raw("ExecuteStatement", body.replace("WHERE", "WHERE pk = ?")))
+    assert (code, status) == ("ValidationException", 400) and message in EMPTY_SET, message
+
+
 # Writes apply together; the answer is an empty Responses list.
 def test_transaction_writes(dynamodb, t):
     k_new, k_upd, k_del = uid("tw"), uid("tw"), uid("tw")
@@ -1297,6 +1335,16 @@ def test_transaction_reads(dynamodb, t):
     assert len(resp) == 2
     assert resp[0]["Item"] == {"pk": S(k), "a": N("1")}
     assert "Item" not in resp[1]
+
+
+# An existing item whose select list finds nothing comes back without Item, as TransactGetItems
+# answers (test_transact_get.py, test_projection_selects_nothing).
+@dev("returns {'Item': {}}")
+def test_transaction_select_finds_nothing(dynamodb, t):
+    k = uid("tr")
+    put(dynamodb, t.h, {"pk": S(k), "a": N("1")})
+    resp = et(dynamodb, ["SELECT nothing FROM %s WHERE pk = '%s'" % (q(t.h), k)])["Responses"]
+    assert resp == [{}]
 
 
 # A failed condition cancels everything; reasons are per statement in order.
