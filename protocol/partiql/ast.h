@@ -36,12 +36,17 @@ enum class NodeKind : std::uint8_t {
   Between,     // flag: NOT BETWEEN; children: value, lower, upper
   In,          // flag: NOT IN; children[0]: the value, the rest: the list
   Is,          // flag: IS NOT; text: MISSING, NULL or a type name in upper case; children[0]
-  Arithmetic,  // flag: minus; children: lhs, rhs
+  Arithmetic,  // text: + - * / % or ||; flag: minus; children: lhs, rhs; pos: the operator's
+  Unary,       // text: + or - before what is not a number literal; children[0]; pos: the operator's
+  Like,        // flag: NOT LIKE; children: value, pattern (and ESCAPE's); op_pos: LIKE's or NOT's
 };
 
 struct Node {
   NodeKind kind = NodeKind::Null;
   Position pos;  // its first token (a call: the function name)
+  // Compare, Between, In, Like: the operator (NOT of NOT IN), which the
+  // service names when the expression stands where a path must.
+  Position op_pos;
   std::string text;
   expr::Path path;
   std::vector<NodeId> children;

@@ -49,6 +49,15 @@ std::optional<AttributeType> is_type(std::string_view canonical) {
 
 [[noreturn]] void fail(std::string message) { throw ApiError::validation(std::move(message)); }
 
+// Arithmetic, a sign before what is no number, and LIKE parse (PartiQL has
+// them) but are no condition or operand DynamoDB evaluates.
+void refuse_operator(const Node& n) {
+  if (n.kind == NodeKind::Like) fail("Unsupported operator in Condition Expression. Operator: like");
+  if (n.kind == NodeKind::Arithmetic || n.kind == NodeKind::Unary) {
+    fail("Unsupported operator in Condition Expression. Operator: " + n.text);
+  }
+}
+
 std::optional<AttributeType> static_type(const expr::Operand& o) {
   if (const auto* v = o.constant()) return v->type();
   if (const auto* c = o.call(); c && c->kind == expr::FunctionKind::Size) return AttributeType::N;
@@ -104,7 +113,10 @@ class Builder {
       case NodeKind::Is: return is(n);
       case NodeKind::Call: return push({expr::FunctionCondition{call(n, true)}});
       case NodeKind::Missing: misplaced_missing();
-      default: fail("Unsupported expression in the WHERE clause" + n.pos.suffix());
+      default:
+        refuse_operator(n);
+        // A path or a value where a condition must be (DynamoDB Local's words).
+        fail("The arguments to AND/OR must be Expressions");
     }
   }
 
@@ -123,6 +135,7 @@ class Builder {
     if (n.kind == NodeKind::Path) return expr::Operand{n.path};
     if (n.kind == NodeKind::Call) return expr::Operand{call(n, false)};
     if (n.kind == NodeKind::Missing) misplaced_missing();
+    refuse_operator(n);
     if (!is_constant(s_, id)) fail("Unsupported expression in the WHERE clause" + n.pos.suffix());
     return expr::Operand{constant_value(s_, id, parameters_)};
   }

@@ -178,6 +178,11 @@ class Lexer {
       case '}': return punctuation(t, TokenKind::RightBrace, 1);
       case '+': return punctuation(t, TokenKind::Plus, 1);
       case '-': return punctuation(t, TokenKind::Minus, 1);
+      case '/': return punctuation(t, TokenKind::Slash, 1);  // (`/*` starts a comment)
+      case '%': return punctuation(t, TokenKind::Percent, 1);
+      case '|':
+        if (peek(1) == '|') return punctuation(t, TokenKind::Concat, 2);
+        fail();
       case '=': return punctuation(t, TokenKind::Eq, 1);
       case '!':
         if (peek(1) == '=') return punctuation(t, TokenKind::Ne, 2);

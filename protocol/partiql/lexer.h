@@ -48,6 +48,9 @@ enum class TokenKind : std::uint8_t {
   Ge,
   Plus,
   Minus,
+  Slash,
+  Percent,
+  Concat,  // ||
   End,
 };
 

@@ -80,6 +80,7 @@ class Parser {
     }
     if (peek().kind != TokenKind::End) throw not_well_formed("Unexpected token after expression");
     if (aliased_) refuse("Aliasing is not supported");
+    if (select_refusal_) refuse(std::move(*select_refusal_));
     return std::move(out_);
   }
 
@@ -190,26 +191,52 @@ class Parser {
     return r;
   }
 
+  // A select list item parses as any expression with an alias; the service
+  // takes a path without one. The first item that is not is refused once the
+  // statement has parsed: an alias, else the expression's operator, function
+  // name or literal (DynamoDB Local: `a * b` at the *, `size(a)` at size).
   SelectItem select_item() {
-    const Token& t = peek();
-    // The service names the offending component: a function (COUNT(*),
-    // attribute_exists(x)) or a literal.
-    if (t.kind == TokenKind::Identifier && !is_reserved(t.value) && peek(1).kind == TokenKind::LeftParen) {
-      throw ApiError::validation("Unexpected path component" + t.pos.suffix());
+    const NodeId id = expression();
+    bool alias = false;
+    if (accept_keyword("AS")) {
+      if (!is_name(peek())) throw not_well_formed("Expected alias");
+      take();
+      alias = true;
+    } else if (is_name(peek())) {
+      take();
+      alias = true;
     }
-    if (!is_name(t)) {
-      if (t.kind == TokenKind::String || t.kind == TokenKind::Number || t.kind == TokenKind::Parameter) {
-        throw ApiError::validation("Unexpected path component" + t.pos.suffix());
-      }
-      throw not_well_formed("Expected path");
-    }
+    const Node& n = out_.nodes[id];
     SelectItem item;
-    item.path = path(item.name);
+    if (alias) {
+      refuse_select_item("Aliasing is not supported");
+    } else if (n.kind != NodeKind::Path) {
+      refuse_select_item("Unexpected path component" + operator_position(n).suffix());
+    } else {
+      item.path = n.path;
+      item.name = n.text;
+    }
     return item;
+  }
+
+  static const Position& operator_position(const Node& n) {
+    switch (n.kind) {
+      case NodeKind::Compare:
+      case NodeKind::Between:
+      case NodeKind::In:
+      case NodeKind::Like: return n.op_pos;
+      default: return n.pos;
+    }
+  }
+
+  void refuse_select_item(std::string message) {
+    if (!select_refusal_) select_refusal_ = std::move(message);
   }
 
   Select select_rest() {
     Select s;
+    if (keyword("DISTINCT")) throw ApiError::validation("Unsupported token in expression: DISTINCT");
+    accept_keyword("ALL");  // the default quantifier
     if (accept(TokenKind::Star)) {
       s.projection = std::nullopt;
     } else if (keyword("VALUE") || keyword("PIVOT")) {
@@ -405,16 +432,26 @@ class Parser {
     const NodeId value = additive();
     const Position pos = out_.nodes[value].pos;
     if (auto op = comparison(peek().kind)) {
-      take();
       Node n = make(NodeKind::Compare, pos);
+      n.op_pos = take().pos;
       n.op = *op;
       n.children = {value, additive()};
       return add(std::move(n));
     }
-    const bool negated = keyword("NOT") && (keyword("BETWEEN", 1) || keyword("IN", 1));
+    const bool negated = keyword("NOT") && (keyword("BETWEEN", 1) || keyword("IN", 1) || keyword("LIKE", 1));
+    const Position op_pos = peek().pos;
     if (negated) take();
+    if (accept_keyword("LIKE")) {
+      Node n = make(NodeKind::Like, pos);
+      n.op_pos = op_pos;
+      n.flag = negated;
+      n.children = {value, additive()};
+      if (accept_keyword("ESCAPE")) n.children.push_back(additive());
+      return add(std::move(n));
+    }
     if (accept_keyword("BETWEEN")) {
       Node n = make(NodeKind::Between, pos);
+      n.op_pos = op_pos;
       n.flag = negated;
       const NodeId lower = additive();
       expect_keyword("AND");
@@ -423,6 +460,7 @@ class Parser {
     }
     if (accept_keyword("IN")) {
       Node n = make(NodeKind::In, pos);
+      n.op_pos = op_pos;
       n.flag = negated;
       n.children = {value};
       // IN [..], IN (..) or IN <<..>> (DynamoDB Local takes each alike).
@@ -513,16 +551,53 @@ class Parser {
     return canonical;
   }
 
-  NodeId additive() {
-    NodeId left = primary();
-    while (peek().kind == TokenKind::Plus || peek().kind == TokenKind::Minus) {
-      const bool minus = take().kind == TokenKind::Minus;
-      Node n = make(NodeKind::Arithmetic, out_.nodes[left].pos);
-      n.flag = minus;
-      n.children = {left, primary()};
+  // + - || and then * / %, each left to right (PartiQL's precedence; DynamoDB
+  // computes + and - in an UPDATE's SET and refuses the rest).
+  NodeId additive() { return binary(0); }
+
+  static int binary_level(TokenKind k) {
+    switch (k) {
+      case TokenKind::Plus:
+      case TokenKind::Minus:
+      case TokenKind::Concat: return 0;
+      case TokenKind::Star:
+      case TokenKind::Slash:
+      case TokenKind::Percent: return 1;
+      default: return -1;
+    }
+  }
+
+  NodeId binary(int level) {
+    NodeId left = level == 1 ? unary() : binary(level + 1);
+    while (binary_level(peek().kind) == level) {
+      const Token& op = take();
+      Node n = make(NodeKind::Arithmetic, op.pos);
+      n.text = std::string(text_.substr(op.begin, op.end - op.begin));
+      n.flag = op.kind == TokenKind::Minus;
+      n.children = {left, level == 1 ? unary() : binary(level + 1)};
       left = add(std::move(n));
     }
     return left;
+  }
+
+  // A sign: part of a number literal (-7, +7, -.73e1), else an operator.
+  NodeId unary() {
+    const TokenKind k = peek().kind;
+    if (k != TokenKind::Minus && k != TokenKind::Plus) return primary();
+    if (peek(1).kind == TokenKind::Number) {
+      take();
+      const Token& number = take();
+      // Its position is the number's: the service points there (<<'a', -1>>).
+      Node n = make(NodeKind::Number, number.pos);
+      n.text = (k == TokenKind::Minus ? "-" : "") + number.value;
+      return add(std::move(n));
+    }
+    const DepthGuard guard(*this);
+    Node n = make(NodeKind::Unary, peek().pos);
+    n.text = k == TokenKind::Minus ? "-" : "+";
+    take();
+    n.children = {unary()};
+    return add(std::move(n));
   }
 
   NodeId primary() {
@@ -538,26 +613,20 @@ class Parser {
         n.text = take().value;
         return add(std::move(n));
       }
-      case TokenKind::Minus: {
-        // A negative number literal: -7, -.73e1.
-        if (peek(1).kind != TokenKind::Number) throw not_well_formed("Unexpected operator");
-        take();
-        const Token& number = take();
-        // Its position is the number's: the service points there (<<'a', -1>>).
-        Node n = make(NodeKind::Number, number.pos);
-        n.text = "-" + number.value;
-        return add(std::move(n));
-      }
       case TokenKind::Parameter: {
         Node n = make(NodeKind::Parameter, take().pos);
         n.parameter = out_.parameter_count++;
         return add(std::move(n));
       }
       case TokenKind::LeftParen: {
-        take();
+        // (e) is e; (e1, e2, ...) a list.
+        Node list = make(NodeKind::List, take().pos);
         const NodeId inner = expression();
+        if (accept(TokenKind::RightParen)) return inner;
+        list.children.push_back(inner);
+        while (accept(TokenKind::Comma)) list.children.push_back(expression());
         expect(TokenKind::RightParen, "RIGHT_PAREN");
-        return inner;
+        return add(std::move(list));
       }
       case TokenKind::LeftBracket: return sequence(NodeKind::List, TokenKind::RightBracket, "RIGHT_BRACKET");
       case TokenKind::BagOpen: return sequence(NodeKind::Bag, TokenKind::BagClose, "RIGHT_ANGLE_BRACKET");
@@ -583,7 +652,10 @@ class Parser {
       Node n = make(NodeKind::Call, t.pos);
       n.text = lower(take().value);
       take();
-      if (!accept(TokenKind::RightParen)) {
+      if (peek().kind == TokenKind::Star && peek(1).kind == TokenKind::RightParen) {
+        take();  // COUNT(*): a call without arguments here
+        take();
+      } else if (!accept(TokenKind::RightParen)) {
         do {
           n.children.push_back(expression());
         } while (accept(TokenKind::Comma));
@@ -626,6 +698,7 @@ class Parser {
   std::size_t next_ = 0;
   Statement out_;
   bool aliased_ = false;
+  std::optional<std::string> select_refusal_;
   int depth_ = 0;
 
   // Nesting (parentheses, lists, bags, structs, NOT chains) deeper than

@@ -113,6 +113,7 @@ class Actions {
   void set(const expr::Path& target, NodeId value) {
     const Node& v = s_.node(value);
     if (v.kind == NodeKind::Call && (v.text == "set_add" || v.text == "set_delete")) return set_function(target, v);
+    refuse_operator(v);
     if (v.kind == NodeKind::Arithmetic) {
       const std::string_view op = v.flag ? "-" : "+";
       expr::Arithmetic a{v.flag, operand(v.children[0], true), operand(v.children[1], true)};
@@ -127,11 +128,26 @@ class Actions {
     out_.set.push_back(expr::SetAction{target, operand(value, false)});
   }
 
+  // What parses but an update does not compute: * / % ||, LIKE, a sign before
+  // what is no number (DynamoDB Local's words).
+  static void refuse_operator(const Node& n) {
+    const bool plus_or_minus = n.text == "+" || n.text == "-";
+    if (n.kind == NodeKind::Like) fail("Unsupported operator in Update Expression. Operator: like");
+    if (n.kind == NodeKind::Arithmetic && !plus_or_minus) {
+      fail("Unsupported operator in Update Expression. Operator: " + n.text);
+    }
+    if (n.kind == NodeKind::Unary) {
+      fail("Incorrect number of operands for operator or function; operator or function: " + n.text +
+           ", number of operands: 1");
+    }
+  }
+
   // A SET operand: a path, a constant or list_append(...).
   expr::Operand operand(NodeId id, bool in_arithmetic) {
     const Node& n = s_.node(id);
     if (n.kind == NodeKind::Path) return expr::Operand{n.path};
     if (n.kind == NodeKind::Missing) misplaced_missing();
+    refuse_operator(n);
     if (n.kind == NodeKind::Call) {
       if (n.text != "list_append") fail("Unrecognized function: " + n.text + n.pos.suffix());
       if (in_arithmetic)

@@ -45,7 +45,9 @@ class Converter {
       }
       case NodeKind::Bag: return bag(n, where);
       case NodeKind::Path: unsupported(n.path.to_string(), where, n.pos);
-      case NodeKind::Call: unsupported(n.text, where, n.pos);
+      case NodeKind::Call:
+      case NodeKind::Arithmetic:  // named by its operator
+      case NodeKind::Unary: unsupported(n.text, where, n.pos);
       default: unsupported("expression", where, n.pos);
     }
   }

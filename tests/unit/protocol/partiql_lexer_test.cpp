@@ -79,10 +79,19 @@ TEST_CASE("partiql lexer: positions are line, column and length in characters") 
 TEST_CASE("partiql lexer: refused input says nothing after the envelope") {
   const std::string envelope(kNotWellFormed);
   for (const char* text : {"a # comment", "a /* open", "'open", "\"open", "1e2147483648", "1e99999999999",
-                           "1.5e-2147483647", "1e", "1abc", "a ! b", "a % b"}) {
+                           "1.5e-2147483647", "1e", "1abc", "a ! b", "a | b"}) {
     CAPTURE(text);
     CHECK(lex_error(text) == envelope);
   }
+  // PartiQL's operators tokenize (DynamoDB refuses them later, by name).
+  for (const char* text : {"a % b", "a / b", "a || b", "a*b"}) {
+    CAPTURE(text);
+    CHECK(lex_error(text) == "");
+  }
+  const std::vector<Token> concat = tokenize("a || b");
+  CHECK(concat[1].kind == TokenKind::Concat);
+  CHECK(concat[1].pos.column == 3);
+  CHECK(concat[1].pos.length == 2);
   // Exponents inside Java's int range are the number parser's business.
   CHECK(lex_error("1e2147483647") == "");
 }

@@ -151,8 +151,7 @@ TEST_CASE("partiql parser: forms refused with the service's own messages") {
       {R"(SELECT * FROM "t"."i"."x")", "A path may contain at most 2 components in the FROM clause"},
       {R"(SELECT * FROM "a", "b")", "Only select from a single table or index is supported."},
       {"SELECT VALUE pk FROM t", "Select projection doesn't support value or pivot keywords"},
-      {"SELECT COUNT(*) FROM t", "Unexpected path component at 1:8:5"},
-      {"SELECT attribute_exists(ss) FROM t", "Unexpected path component at 1:8:16"},
+      {"SELECT DISTINCT * FROM t", "Unsupported token in expression: DISTINCT"},
       {"CREATE TABLE foo", "Unsupported operation: CreateTable"},
       {"DROP TABLE foo", "Unsupported operation: DropTable"},
       {"DROP INDEX i ON foo", "Unsupported operation: DropIndex"},
@@ -174,6 +173,31 @@ TEST_CASE("partiql parser: checks made once a statement is parsed") {
       {R"(SELECT * FROM "t" AS t)", "Aliasing is not supported"},
       {R"(DELETE FROM "t" x WHERE pk = 'p')", "Aliasing is not supported"},
       {R"(INSERT INTO "" VALUE {'pk': 'a'})", ""},  // the table "" is looked for
+      // A select list item is any expression with an alias; the first that is not a path
+      // without one is named (an alias first), at its operator, function name or literal.
+      {"SELECT COUNT(*) FROM t", "Unexpected path component at 1:8:5"},
+      {"SELECT attribute_exists(ss) FROM t", "Unexpected path component at 1:8:16"},
+      {"SELECT a * b FROM t", "Unexpected path component at 1:10:1"},
+      {"SELECT a || b FROM t", "Unexpected path component at 1:10:2"},
+      {"SELECT 1 + 2 * 3 FROM t", "Unexpected path component at 1:10:1"},  // * binds first
+      {"SELECT 1 * 2 + 3 FROM t", "Unexpected path component at 1:14:1"},
+      {"SELECT a || b + c FROM t", "Unexpected path component at 1:15:1"},  // + and || alike, left first
+      {"SELECT a + b = c FROM t", "Unexpected path component at 1:14:1"},
+      {"SELECT NOT a = b FROM t", "Unexpected path component at 1:8:3"},
+      {"SELECT a NOT IN [1] FROM t", "Unexpected path component at 1:10:3"},
+      {"SELECT a BETWEEN 1 AND 2 FROM t", "Unexpected path component at 1:10:7"},
+      {"SELECT a LIKE 'x' FROM t", "Unexpected path component at 1:10:4"},
+      {"SELECT a IS NOT NULL FROM t", "Unexpected path component at 1:10:2"},
+      {"SELECT -1 FROM t", "Unexpected path component at 1:9:1"},  // the number's place
+      {"SELECT +a FROM t", "Unexpected path component at 1:8:1"},
+      {"SELECT (a, b) FROM t", "Unexpected path component at 1:8:1"},
+      {"SELECT a, 'x' FROM t", "Unexpected path component at 1:11:3"},
+      {"SELECT 1, a b FROM t", "Unexpected path component at 1:8:1"},
+      {"SELECT a b, 1 FROM t", "Aliasing is not supported"},
+      {"SELECT COUNT(*) c FROM t", "Aliasing is not supported"},
+      {"SELECT 1 FROM t x", "Aliasing is not supported"},  // the FROM clause's alias first
+      {"SELECT (a) FROM t", ""},
+      {"SELECT ALL * FROM t", ""},
       // The names a select list returns (a nested path's last component) are distinct.
       {R"(SELECT sk, pk, sk FROM "t")", "Duplicate identifiers in select clause: sk"},
       {R"(SELECT a, m.a FROM "t")", "Duplicate identifiers in select clause: a"},
