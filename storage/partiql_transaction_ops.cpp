@@ -9,6 +9,7 @@
 #include "protocol/partiql/item_json.h"
 #include "protocol/partiql/key_types.h"
 #include "protocol/partiql/parser.h"
+#include "protocol/partiql/statement_checks.h"
 
 namespace dynamod::ops {
 namespace {
@@ -82,7 +83,13 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
   for (std::size_t i = 0; i < parsed.size(); ++i) {
     const partiql::Statement& s = parsed[i];
     const partiql::StatementRequest& r = request.statements[i];
-    if (s.refusal) throw ApiError::validation(prefix(i) + *s.refusal);  // an alias, an empty name: first
+    // An alias, an empty name, the select list: first. (prepare_statement checks them
+    // again, unprefixed.)
+    try {
+      partiql::check_parsed(s);
+    } catch (ApiError& e) {
+      throw ApiError::validation(prefix(i) + e.message());
+    }
     if (s.kind() == StatementKind::Select && s.table().index) {
       throw ApiError::validation(prefix(i) + "Reads on indices are not supported within transactions.");
     }

@@ -193,12 +193,14 @@ ReadPlan translate_select(const Statement& s, const Select& select, const TableS
   std::optional<Item> start_key;
   if (inputs.next_token) start_key = decode_next_token(*inputs.next_token);
   if (select.from.index) {
-    // One item is read from the table, before any index is looked for.
-    if (inputs.one_item) fail(std::string(*inputs.one_item));
+    // One item is read from the table, before any index is looked for; with
+    // ORDER BY, once the index and the ORDER BY's WHERE clause have passed.
+    if (inputs.one_item && select.order_by.empty()) fail(std::string(*inputs.one_item));
     spec.index = index_named(table, *select.from.index);
   }
   spec.key = spec.index != nullptr ? spec.index->key : table.key;
   check_order_by_where(s, select, spec.key);
+  if (inputs.one_item && spec.index != nullptr) fail(std::string(*inputs.one_item));
   select_list(select, table, spec);
 
   const std::vector<NodeId> terms = and_terms(s, select.where);

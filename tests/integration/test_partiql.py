@@ -1219,7 +1219,9 @@ def test_batch_writes_and_member_errors(dynamodb, t):
 
 
 # Per-member error messages (pinned against the service).
-@dev("member messages differ: 'Only single item select is supported' and the statement echoed after the envelope")
+@dev("'Only single item select is supported' for each; the statement echoed after the envelope; a member naming "
+     "an index with the table's key reads the table's item (two such: 'Provided list of item keys contains "
+     "duplicates')")
 def test_batch_member_error_messages(dynamodb, t):
     # An index is refused so before it is looked for, even with the table's key.
     resp = bes(dynamodb, ["SELECT * FROM %s WHERE a = 'x'" % q(t.h),
@@ -1243,6 +1245,25 @@ def test_batch_select_error_order(dynamodb, t):
     assert [r["Error"]["Message"] for r in resp] == [
         "Duplicate identifiers in select clause: pk",
         "Incorrect operand type for operator or function; operator or function: <, operand type: SS"]
+
+
+# A batch's SELECT with ORDER BY looks its index up and checks ORDER BY's WHERE clause before it is
+# refused as not one item of the table (DynamoDB Local, which words that refusal its own way:
+# test_batch_member_error_messages).
+def test_batch_select_order_by(dynamodb, t):
+    resp = bes(dynamodb, ['SELECT * FROM %s."gsi1" WHERE pk = \'p\' ORDER BY sk' % q(t.idx),
+                          'SELECT * FROM %s."gsi1" ORDER BY gpk' % q(t.idx)])
+    assert [r["Error"]["Message"] for r in resp] == [
+        "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause.",
+        "Must have WHERE clause in the statement when using ORDER BY clause."]
+    assert "Error" not in bes(dynamodb, ["SELECT * FROM %s WHERE pk = 'p' AND sk = 's' ORDER BY sk" % q(t.idx)])[0]
+
+
+# A transaction's read of an index is refused after its select list's own errors.
+def test_transaction_index_read_after_select_list(dynamodb, t):
+    expect_error(lambda: et(dynamodb, ['SELECT a, a FROM %s."gsi1" WHERE gpk = \'x\'' % q(t.idx)]),
+                 "ValidationException", "Validation failed in TransactStatements[0]: Duplicate identifiers in select "
+                 "clause: a")
 
 
 # An empty statement fails a whole batch or transaction, before any statement is parsed (the
