@@ -387,13 +387,24 @@ class Parser {
 
   // --- expressions, loosest first ---
 
+  // Nodes are made by add_node, not in these functions: they recurse once per
+  // nesting level, and a Node in their frames would make kMaxDepth levels
+  // overflow the stack of a sanitizer build.
+  [[gnu::noinline]] NodeId add_node(NodeKind kind, const Position& pos, std::vector<NodeId> children = {},
+                                    std::string text = {}) {
+    Node n = make(kind, pos);
+    n.children = std::move(children);
+    n.text = std::move(text);
+    return add(std::move(n));
+  }
+
   NodeId expression() {
     const DepthGuard guard(*this);
     NodeId left = conjunction();
     while (keyword("OR")) {
-      Node n = make(NodeKind::Or, take().pos);
-      n.children = {left, conjunction()};
-      left = add(std::move(n));
+      const Position pos = take().pos;
+      const NodeId right = conjunction();
+      left = add_node(NodeKind::Or, pos, {left, right});
     }
     return left;
   }
@@ -401,9 +412,9 @@ class Parser {
   NodeId conjunction() {
     NodeId left = negation();
     while (keyword("AND")) {
-      Node n = make(NodeKind::And, take().pos);
-      n.children = {left, negation()};
-      left = add(std::move(n));
+      const Position pos = take().pos;
+      const NodeId right = negation();
+      left = add_node(NodeKind::And, pos, {left, right});
     }
     return left;
   }
@@ -411,9 +422,9 @@ class Parser {
   NodeId negation() {
     if (!keyword("NOT")) return predicate();
     const DepthGuard guard(*this);
-    Node n = make(NodeKind::Not, take().pos);
-    n.children = {negation()};
-    return add(std::move(n));
+    const Position pos = take().pos;
+    const NodeId inner = negation();
+    return add_node(NodeKind::Not, pos, {inner});
   }
 
   static std::optional<expr::CompareOp> comparison(TokenKind k) {
@@ -432,37 +443,28 @@ class Parser {
     const NodeId value = additive();
     const Position pos = out_.nodes[value].pos;
     if (auto op = comparison(peek().kind)) {
-      Node n = make(NodeKind::Compare, pos);
-      n.op_pos = take().pos;
-      n.op = *op;
-      n.children = {value, additive()};
-      return add(std::move(n));
+      const Position op_pos = take().pos;
+      const NodeId rhs = additive();
+      const NodeId id = add_node(NodeKind::Compare, pos, {value, rhs});
+      out_.nodes[id].op = *op;
+      out_.nodes[id].op_pos = op_pos;
+      return id;
     }
     const bool negated = keyword("NOT") && (keyword("BETWEEN", 1) || keyword("IN", 1) || keyword("LIKE", 1));
     const Position op_pos = peek().pos;
     if (negated) take();
+    std::vector<NodeId> children{value};
+    NodeKind kind = NodeKind::Like;
     if (accept_keyword("LIKE")) {
-      Node n = make(NodeKind::Like, pos);
-      n.op_pos = op_pos;
-      n.flag = negated;
-      n.children = {value, additive()};
-      if (accept_keyword("ESCAPE")) n.children.push_back(additive());
-      return add(std::move(n));
-    }
-    if (accept_keyword("BETWEEN")) {
-      Node n = make(NodeKind::Between, pos);
-      n.op_pos = op_pos;
-      n.flag = negated;
-      const NodeId lower = additive();
+      children.push_back(additive());
+      if (accept_keyword("ESCAPE")) children.push_back(additive());
+    } else if (accept_keyword("BETWEEN")) {
+      kind = NodeKind::Between;
+      children.push_back(additive());
       expect_keyword("AND");
-      n.children = {value, lower, additive()};
-      return add(std::move(n));
-    }
-    if (accept_keyword("IN")) {
-      Node n = make(NodeKind::In, pos);
-      n.op_pos = op_pos;
-      n.flag = negated;
-      n.children = {value};
+      children.push_back(additive());
+    } else if (accept_keyword("IN")) {
+      kind = NodeKind::In;
       // IN [..], IN (..) or IN <<..>> (DynamoDB Local takes each alike).
       TokenKind close = TokenKind::RightParen;
       const char* close_name = "RIGHT_PAREN";
@@ -477,21 +479,24 @@ class Parser {
       }
       if (!accept(close)) {
         do {
-          n.children.push_back(additive());
+          children.push_back(additive());
         } while (accept(TokenKind::Comma));
         expect(close, close_name);
       }
-      return add(std::move(n));
-    }
-    if (keyword("IS")) {
+    } else if (keyword("IS")) {
       // Positioned messages about the type point at IS.
-      Node n = make(NodeKind::Is, take().pos);
-      n.flag = accept_keyword("NOT");
-      n.text = type_name();
-      n.children = {value};
-      return add(std::move(n));
+      const Position is = take().pos;
+      const bool is_not = accept_keyword("NOT");
+      const NodeId id = add_node(NodeKind::Is, is, std::move(children), type_name());
+      out_.nodes[id].flag = is_not;
+      return id;
+    } else {
+      return value;
     }
-    return value;
+    const NodeId id = add_node(kind, pos, std::move(children));
+    out_.nodes[id].op_pos = op_pos;
+    out_.nodes[id].flag = negated;
+    return id;
   }
 
   // The type after IS, as its canonical name: PartiQL's type names and
@@ -552,8 +557,20 @@ class Parser {
   }
 
   // + - || and then * / %, each left to right (PartiQL's precedence; DynamoDB
-  // computes + and - in an UPDATE's SET and refuses the rest).
-  NodeId additive() { return binary(0); }
+  // computes + and - in an UPDATE's SET and refuses the rest). Precedence
+  // climbing, one frame for every level, and signs in primary(): a nesting
+  // level costs the stack what it did before these were parsed (kMaxDepth).
+  NodeId additive(int min_level = 0) {
+    NodeId left = primary();
+    for (int level = binary_level(peek().kind); level >= min_level; level = binary_level(peek().kind)) {
+      const Token& op = take();
+      const NodeId right = additive(level + 1);
+      left = add_node(NodeKind::Arithmetic, op.pos, {left, right},
+                      std::string(text_.substr(op.begin, op.end - op.begin)));
+      out_.nodes[left].flag = op.kind == TokenKind::Minus;
+    }
+    return left;
+  }
 
   static int binary_level(TokenKind k) {
     switch (k) {
@@ -567,66 +584,42 @@ class Parser {
     }
   }
 
-  NodeId binary(int level) {
-    NodeId left = level == 1 ? unary() : binary(level + 1);
-    while (binary_level(peek().kind) == level) {
-      const Token& op = take();
-      Node n = make(NodeKind::Arithmetic, op.pos);
-      n.text = std::string(text_.substr(op.begin, op.end - op.begin));
-      n.flag = op.kind == TokenKind::Minus;
-      n.children = {left, level == 1 ? unary() : binary(level + 1)};
-      left = add(std::move(n));
-    }
-    return left;
-  }
-
-  // A sign: part of a number literal (-7, +7, -.73e1), else an operator.
-  NodeId unary() {
-    const TokenKind k = peek().kind;
-    if (k != TokenKind::Minus && k != TokenKind::Plus) return primary();
-    if (peek(1).kind == TokenKind::Number) {
-      take();
-      const Token& number = take();
+  // A sign: part of a number literal (-7, +7, -.73e1), else an operator on
+  // what follows it (-a * b is (-a) * b).
+  NodeId signed_value() {
+    const Token& sign = take();
+    const std::string text = sign.kind == TokenKind::Minus ? "-" : "+";
+    if (peek().kind == TokenKind::Number) {
       // Its position is the number's: the service points there (<<'a', -1>>).
-      Node n = make(NodeKind::Number, number.pos);
-      n.text = (k == TokenKind::Minus ? "-" : "") + number.value;
-      return add(std::move(n));
+      const Token& number = take();
+      return add_node(NodeKind::Number, number.pos, {}, (text == "-" ? text : "") + number.value);
     }
     const DepthGuard guard(*this);
-    Node n = make(NodeKind::Unary, peek().pos);
-    n.text = k == TokenKind::Minus ? "-" : "+";
-    take();
-    n.children = {unary()};
-    return add(std::move(n));
+    const NodeId operand = primary();
+    return add_node(NodeKind::Unary, sign.pos, {operand}, text);
   }
 
   NodeId primary() {
     const Token& t = peek();
     switch (t.kind) {
-      case TokenKind::String: {
-        Node n = make(NodeKind::String, t.pos);
-        n.text = take().value;
-        return add(std::move(n));
-      }
-      case TokenKind::Number: {
-        Node n = make(NodeKind::Number, t.pos);
-        n.text = take().value;
-        return add(std::move(n));
-      }
+      case TokenKind::String: return add_node(NodeKind::String, t.pos, {}, take().value);
+      case TokenKind::Number: return add_node(NodeKind::Number, t.pos, {}, take().value);
       case TokenKind::Parameter: {
-        Node n = make(NodeKind::Parameter, take().pos);
-        n.parameter = out_.parameter_count++;
-        return add(std::move(n));
+        const NodeId id = add_node(NodeKind::Parameter, take().pos);
+        out_.nodes[id].parameter = out_.parameter_count++;
+        return id;
       }
+      case TokenKind::Minus:
+      case TokenKind::Plus: return signed_value();
       case TokenKind::LeftParen: {
         // (e) is e; (e1, e2, ...) a list.
-        Node list = make(NodeKind::List, take().pos);
+        const Position open = take().pos;
         const NodeId inner = expression();
         if (accept(TokenKind::RightParen)) return inner;
-        list.children.push_back(inner);
-        while (accept(TokenKind::Comma)) list.children.push_back(expression());
+        std::vector<NodeId> elements{inner};
+        while (accept(TokenKind::Comma)) elements.push_back(expression());
         expect(TokenKind::RightParen, "RIGHT_PAREN");
-        return add(std::move(list));
+        return add_node(NodeKind::List, open, std::move(elements));
       }
       case TokenKind::LeftBracket: return sequence(NodeKind::List, TokenKind::RightBracket, "RIGHT_BRACKET");
       case TokenKind::BagOpen: return sequence(NodeKind::Bag, TokenKind::BagClose, "RIGHT_ANGLE_BRACKET");
@@ -642,55 +635,60 @@ class Parser {
   NodeId word() {
     const Token& t = peek();
     if (iequals(t.value, "true") || iequals(t.value, "false")) {
-      Node n = make(NodeKind::Boolean, t.pos);
-      n.flag = iequals(take().value, "true");
-      return add(std::move(n));
+      const NodeId id = add_node(NodeKind::Boolean, t.pos);
+      out_.nodes[id].flag = iequals(take().value, "true");
+      return id;
     }
-    if (iequals(t.value, "null")) return add(make(NodeKind::Null, take().pos));
-    if (iequals(t.value, "missing")) return add(make(NodeKind::Missing, take().pos));
+    if (iequals(t.value, "null")) return add_node(NodeKind::Null, take().pos);
+    if (iequals(t.value, "missing")) return add_node(NodeKind::Missing, take().pos);
     if (peek(1).kind == TokenKind::LeftParen && (!is_reserved(t.value) || iequals(t.value, "exists"))) {
-      Node n = make(NodeKind::Call, t.pos);
-      n.text = lower(take().value);
+      const Token& name = take();
       take();
+      std::vector<NodeId> arguments;
       if (peek().kind == TokenKind::Star && peek(1).kind == TokenKind::RightParen) {
         take();  // COUNT(*): a call without arguments here
         take();
       } else if (!accept(TokenKind::RightParen)) {
         do {
-          n.children.push_back(expression());
+          arguments.push_back(expression());
         } while (accept(TokenKind::Comma));
         expect(TokenKind::RightParen, "RIGHT_PAREN");
       }
-      return add(std::move(n));
+      return add_node(NodeKind::Call, name.pos, std::move(arguments), lower(name.value));
     }
     if (is_reserved(t.value)) throw not_well_formed("Unexpected keyword");
     return path_node();
   }
 
   NodeId sequence(NodeKind kind, TokenKind close, std::string_view close_name) {
-    Node n = make(kind, take().pos);
+    const Position open = take().pos;
+    std::vector<NodeId> elements;
     if (!accept(close)) {
       do {
-        n.children.push_back(expression());
+        elements.push_back(expression());
       } while (accept(TokenKind::Comma));
       expect(close, close_name);
     }
-    return add(std::move(n));
+    return add_node(kind, open, std::move(elements));
   }
 
   NodeId structure() {
-    Node n = make(NodeKind::Struct, take().pos);
+    const Position open = take().pos;
+    std::vector<std::string> keys;
+    std::vector<NodeId> values;
     if (!accept(TokenKind::RightBrace)) {
       do {
         const Token& key = peek();
         if (key.kind != TokenKind::String) throw not_well_formed("Expected string key");
-        n.keys.push_back(take().value);
+        keys.push_back(take().value);
         expect(TokenKind::Colon, "COLON");
-        n.children.push_back(expression());
+        values.push_back(expression());
       } while (accept(TokenKind::Comma));
       expect(TokenKind::RightBrace, "RIGHT_CURLY");
     }
-    return add(std::move(n));
+    const NodeId id = add_node(NodeKind::Struct, open, std::move(values));
+    out_.nodes[id].keys = std::move(keys);
+    return id;
   }
 
   std::string_view text_;
