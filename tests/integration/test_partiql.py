@@ -1569,6 +1569,22 @@ def test_transaction_exists_check(dynamodb, t):
     assert get(dynamodb, t.h, {"pk": S(target)})["e"] == N("1")
 
 
+# A failed EXISTS is a failed ConditionCheck: with ReturnValuesOnConditionCheckFailure ALL_OLD its
+# reason carries the item (the API reference: "returns the item attributes for a PartiQL
+# ParameterizedStatement operation that failed a condition check").
+@dev("no Item in an EXISTS's reason, whose message ends with a period")
+def test_transaction_exists_return_values(dynamodb, t):
+    k, target = uid("te"), uid("te")
+    put(dynamodb, t.h, {"pk": S(k), "a": N("2")})
+    put(dynamodb, t.h, {"pk": S(target)})
+    exc = expect_cancelled(lambda: et(dynamodb, [
+        {"Statement": "EXISTS(SELECT * FROM %s WHERE pk = '%s' AND a = 99)" % (q(t.h), k),
+         "ReturnValuesOnConditionCheckFailure": "ALL_OLD"},
+        "UPDATE %s SET e = 2 WHERE pk = '%s'" % (q(t.h), target)]),
+        ["ConditionalCheckFailed", "None"], {0: CCF_MSG})
+    assert reasons_of(exc)[0]["Item"] == {"pk": S(k), "a": N("2")}
+
+
 # A replayed ClientRequestToken does not apply twice; the same token with another request is refused.
 def test_transaction_client_request_token(dynamodb, t):
     k = uid("tok")
