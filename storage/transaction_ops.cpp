@@ -197,8 +197,11 @@ TransactWriteResult apply_transact_write(WriteContext& ctx, const PreparedTransa
       std::memcpy(&expires, stored->data(), 8);
       if (expires > t.now_ms) {
         if (stored->substr(8) != std::string_view(token_value(0, t.digest)).substr(8)) {
+          // DynamoDB Local's words for ExecuteTransaction (its TransactWriteItems sends none;
+          // the service's are not documented).
           throw ApiError(ErrorCode::IdempotentParameterMismatchException,
-                         "The request uses the same client token as a previous, but non-identical request.");
+                         "Specified idempotent token was used with different request parameters within the "
+                         "idempotency window");
         }
         return replay_result(ctx, t);
       }

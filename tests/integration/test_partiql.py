@@ -1585,7 +1585,8 @@ def test_transaction_exists_return_values(dynamodb, t):
     assert reasons_of(exc)[0]["Item"] == {"pk": S(k), "a": N("2")}
 
 
-# A replayed ClientRequestToken does not apply twice; the same token with another request is refused.
+# A replayed ClientRequestToken does not apply twice; the same token with another request is refused
+# (DynamoDB Local's text; the service's is not documented).
 def test_transaction_client_request_token(dynamodb, t):
     k = uid("tok")
     put(dynamodb, t.h, {"pk": S(k), "n": N("0")})
@@ -1595,7 +1596,8 @@ def test_transaction_client_request_token(dynamodb, t):
     et(dynamodb, stmts, ClientRequestToken=token)
     assert get(dynamodb, t.h, {"pk": S(k)})["n"] == N("1")
     expect_error(lambda: et(dynamodb, ["UPDATE %s SET n = n + 5 WHERE pk = '%s'" % (q(t.h), k)],
-                            ClientRequestToken=token), "IdempotentParameterMismatchException")
+                            ClientRequestToken=token), "IdempotentParameterMismatchException",
+                 "Specified idempotent token was used with different request parameters within the idempotency window")
     assert get(dynamodb, t.h, {"pk": S(k)})["n"] == N("1")
 
 
