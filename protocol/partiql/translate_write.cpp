@@ -254,8 +254,12 @@ WritePlan check(const Statement& s, const Exists& e, const TableSchema& table, c
   DeleteItemRequest request;
   request.write = write_parameters(table, inputs);
   request.key = std::move(key->key);
+  // EXISTS is true of an item that is there and meets the condition: a
+  // missing item fails the check whatever the condition says (the developer
+  // guide: TRUE for a non-empty collection; DynamoDB Local).
   ItemExpressions expressions;
-  expressions.condition = build_condition(s, key->rest, inputs.parameters);
+  expressions.condition = join(exists_condition(table.key.partition.name, true),
+                               build_condition(s, key->rest, inputs.parameters), Join::And);
   return WritePlan{std::move(request), std::move(expressions)};
 }
 
