@@ -6,6 +6,7 @@
 #include "protocol/expr/projection.h"
 #include "protocol/json_writer.h"
 #include "protocol/key_paths.h"
+#include "protocol/key_validation.h"
 #include "protocol/partiql/item_json.h"
 #include "protocol/partiql/key_types.h"
 #include "protocol/partiql/parser.h"
@@ -33,6 +34,13 @@ std::string digest_of(const partiql::ExecuteTransactionRequest& request) {
   }
   out.end_array();
   return out.take();
+}
+
+// The reads cancelled for read `failed`: a ValidationError reason for it, None for the others.
+ApiError read_cancelled(std::size_t reads, std::size_t failed, const ApiError& e) {
+  std::vector<CancellationReason> reasons(reads);
+  reasons[failed] = {"ValidationError", e.message(), {}};
+  return transaction_cancelled(reasons);
 }
 
 TransactWriteAction::Kind action_kind(StatementKind kind) {
@@ -80,6 +88,7 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
   // A path into an index key is refused once every statement has passed its own
   // checks, without a statement's place (DynamoDB Local): the first one found.
   std::optional<ApiError> index_key_path;
+  std::optional<ApiError> empty_read_key;
   for (std::size_t i = 0; i < parsed.size(); ++i) {
     const partiql::Statement& s = parsed[i];
     const partiql::StatementRequest& r = request.statements[i];
@@ -100,6 +109,20 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
       prepared = prepare_statement(store, scope, s, inputs);
     } catch (ApiError& e) {
       if (e.code() != ErrorCode::ValidationException) throw;
+      // A read's key of the wrong type cancels the reads as a write's does
+      // below; an empty one once every read has passed its own checks, as
+      // TransactGetItems finds it (DynamoDB Local).
+      if (t.reads && partiql::is_key_error(e)) {
+        t.read_failure = read_cancelled(parsed.size(), i, e);
+        break;
+      }
+      if (t.reads && is_empty_key_error(e)) {
+        if (!empty_read_key) empty_read_key = read_cancelled(parsed.size(), i, e);
+        continue;
+      }
+      // An empty key value fails a write transaction as a whole, as it fails
+      // TransactWriteItems (unprefixed; DynamoDB Local).
+      if (!t.reads && is_empty_key_error(e)) throw;
       if (!t.reads && partiql::is_key_error(e)) {
         // A write's key missing or of the wrong type cancels the transaction
         // with a ValidationError reason for it and None for the others, as a
@@ -145,10 +168,16 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
     t.writes.actions.push_back(std::move(action));
   }
   if (index_key_path) throw std::move(*index_key_path);
+  if (!t.read_failure) t.read_failure = std::move(empty_read_key);
   return t;
 }
 
 TransactGetResult run_transaction_reads(Store& store, const Scope& scope, const PreparedStatementTransaction& t) {
+  if (t.read_failure) {
+    TransactGetResult cancelled;
+    cancelled.failure = t.read_failure;
+    return cancelled;
+  }
   TransactGetResult result = transact_get(store, scope, t.gets);
   for (std::size_t i = 0; i < result.items.size(); ++i) {
     const auto& [paths, names] = t.select_lists[i];

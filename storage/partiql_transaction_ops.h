@@ -20,6 +20,9 @@ struct PreparedStatementTransaction {
   TransactGetItemsRequest gets;  // when reads
   // Per read: its select list (paths and the names they come back under); empty: the whole item.
   std::vector<std::pair<std::vector<expr::Path>, std::vector<std::string>>> select_lists;
+  // A read whose key is missing, mistyped or empty cancels the reads (a
+  // ValidationError reason for it, None for the others).
+  std::optional<ApiError> read_failure;
 };
 
 // Statement problems are "Validation failed in TransactStatements[i]: ..."

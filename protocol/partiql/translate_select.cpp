@@ -217,12 +217,13 @@ ReadPlan translate_select(const Statement& s, const Select& select, const TableS
   if (spec.index != nullptr && table.is_global(*spec.index) && inputs.consistent_read) {
     fail("Strongly consistent read is not supported on Global Secondary Indexes");
   }
+  // No path may lead into a key attribute (the WHERE clause's, then the select
+  // list's), checked before what a condition compares a key with.
+  check_whole_key_paths(table, condition_paths(s, terms));
+  check_read_key_paths(table, spec.projection);
   check_condition_key_types(s, terms, query, spec.key, table.key, inputs.parameters);
   const std::vector<NodeId> filter_terms = key_condition(s, terms, inputs.parameters, spec);
   spec.filter = build_condition(s, filter_terms, inputs.parameters);
-  // No path may lead into a key attribute (the key condition's are whole).
-  check_read_key_paths(table, spec.filter);
-  check_read_key_paths(table, spec.projection);
   if (spec.index != nullptr && spec.index->projection.type != ProjectionType::All) {
     const std::vector<std::string> missing = not_projected(table, *spec.index, condition_paths(s, filter_terms));
     if (!missing.empty()) {

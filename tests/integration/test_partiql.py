@@ -24,6 +24,7 @@ S = lambda v: {"S": v}  # noqa: E731
 N = lambda v: {"N": v}  # noqa: E731
 INVALID = "One or more parameter values were invalid: "
 KEY_TYPE = "Key attribute's data type should match its data type in table's schema: Key %s"
+KEY_PATH = "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: %s"
 
 
 @pytest.fixture(scope="module")
@@ -482,9 +483,14 @@ COND_TYPE = INVALID + "Condition parameter type does not match schema type"
     ("r", "pk = 'p' AND sk IS NULL", KEY_TYPE % "sk"),
     ("r", "pk IN [1, 2]", KEY_TYPE % "pk"),
     ("r", "pk = 'p' AND sk > 'x'", KEY_TYPE % "sk"),
+    # A path into a key attribute is named first; a Query's own key type before it.
+    ("idx", "pk = 'p' AND sk <> 1 AND gpk.a = 1", KEY_PATH % "IndexKey: gpk"),
+    ("idx.\"lsi1\"", "pk = 'p' AND lsk <> 'x' AND sk[0] = 'y'", KEY_PATH % "Key: sk"),
+    ("idx", "pk = 1 AND gpk.a = 1", KEY_TYPE % "pk"),
 ], ids=["ne", "not-eq", "or", "scan-range", "in-first-value", "second-range", "before-key-condition",
         "is-numeric", "is-not-null", "attribute-type", "partition-again", "contains", "gsi-table-key", "lsi-key",
-        "partition-is-null", "sort-is-null", "partition-in", "key-condition"])
+        "partition-is-null", "sort-is-null", "partition-in", "key-condition", "key-path-first",
+        "key-path-first-lsi", "query-key-before-path"])
 def test_select_key_condition_types(dynamodb, t, table, where, message):
     name = table.split(".")
     source = q(getattr(t, name[0])) + ("." + name[1] if len(name) > 1 else "")
@@ -1502,6 +1508,39 @@ def test_transaction_key_errors_cancel(dynamodb, t, statements, codes, message):
     assert get(dynamodb, t.r, {"pk": S(k), "sk": N("1")}) == {"pk": S(k), "sk": N("1")}
 
 
+# A read whose key is mistyped or empty cancels the reads the same way; a mistyped key is found as
+# the statements are checked, an empty one once they all have been (DynamoDB Local).
+EMPTY_PK = "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain " \
+           "an empty string value. Key: pk"
+
+
+@pytest.mark.parametrize("wheres,failed,message", [
+    (["pk = 'K' AND sk = 1", "pk = 'K' AND sk = '1'", "pk = 'K' AND sk = 2"], 1, KEY_TYPE % "sk"),
+    (["pk = 'K' AND sk = 1", "pk = 1 AND sk = 1", "pk = 'K' AND sk = 2"], 1, KEY_TYPE % "pk"),
+    (["pk = 'K' AND sk = 1", "pk = '' AND sk = 1", "pk = 'K' AND sk = 2"], 1, EMPTY_PK),
+    (["pk = '' AND sk = 1", "pk = 1 AND sk = 1"], 1, KEY_TYPE % "pk"),
+], ids=["sort-type", "partition-type", "empty", "type-before-empty"])
+def test_transaction_read_key_errors_cancel(dynamodb, t, wheres, failed, message):
+    k = uid("tkr")
+    put(dynamodb, t.r, {"pk": S(k), "sk": N("1")})
+    reads = ["SELECT * FROM %s WHERE %s" % (q(t.r), w.replace("'K'", "'%s'" % k)) for w in wheres]
+    error = expect_cancelled(lambda: et(dynamodb, reads),
+                             ["ValidationError" if i == failed else "None" for i in range(len(reads))])
+    assert reasons_of(error)[failed]["Message"] == message
+
+
+# An empty key value fails a write transaction as a whole, unprefixed, as it fails TransactWriteItems
+# (DynamoDB Local).
+@pytest.mark.parametrize("statement", ["UPDATE R SET q = 1 WHERE pk = '' AND sk = 1",
+                                       "DELETE FROM R WHERE pk = '' AND sk = 1",
+                                       "INSERT INTO R VALUE {'pk': '', 'sk': 1}"], ids=["update", "delete", "insert"])
+def test_transaction_write_empty_key(dynamodb, t, statement):
+    k = uid("tke")
+    expect_error(lambda: et(dynamodb, ["UPDATE %s SET a = 1 WHERE pk = '%s' AND sk = 1" % (q(t.r), k),
+                                       statement.replace(" R ", " %s " % q(t.r))]), "ValidationException", EMPTY_PK)
+    assert get(dynamodb, t.r, {"pk": S(k), "sk": N("1")}) is None
+
+
 # A write without its full key is refused as every statement's validation is, naming the
 # statement (the pinned texts of test_transaction_validation); a TransactionCanceledException
 # carries CancellationReasons (API reference), which DynamoDB Local's answer has none of.
@@ -1567,6 +1606,19 @@ def test_transaction_exists_check(dynamodb, t):
                                            "UPDATE %s SET e = 2 WHERE pk = '%s'" % (q(t.h), target)]),
                      ["ConditionalCheckFailed", "None"])
     assert get(dynamodb, t.h, {"pk": S(target)})["e"] == N("1")
+
+
+# EXISTS is true of an item that is there and meets the condition (the developer guide: TRUE for a
+# non-empty collection): a missing item fails it even under a condition a missing item would meet.
+@pytest.mark.parametrize("condition", ["attribute_not_exists(a)", "NOT attribute_exists(zz)", "a = 1"])
+def test_transaction_exists_missing_item(dynamodb, t, condition):
+    target = uid("te")
+    put(dynamodb, t.h, {"pk": S(target)})
+    expect_cancelled(lambda: et(dynamodb, [
+        "EXISTS(SELECT * FROM %s WHERE pk = '%s' AND %s)" % (q(t.h), uid("none"), condition),
+        "UPDATE %s SET e = 1 WHERE pk = '%s'" % (q(t.h), target)]),
+        ["ConditionalCheckFailed", "None"])
+    assert "e" not in get(dynamodb, t.h, {"pk": S(target)})
 
 
 # A failed EXISTS is a failed ConditionCheck: with ReturnValuesOnConditionCheckFailure ALL_OLD its
