@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -61,7 +62,12 @@ struct TableRef {
   std::string table;
   std::optional<std::string> index;
   Position pos;
+  // "" as the table or index: a SELECT's is refused once the statement has
+  // parsed, an UPDATE's or DELETE's once its own checks have passed
+  // (check_table_name), and INSERT looks the table "" up (DynamoDB Local).
+  bool empty_component = false;
 };
+inline constexpr std::string_view kEmptyPathComponent = "Path component cannot be an empty string";
 
 enum class ReturnImage : std::uint8_t { AllOld, ModifiedOld, AllNew, ModifiedNew };
 

@@ -41,6 +41,8 @@ bool is_reserved(std::string_view word) {
   return std::any_of(std::begin(kReserved), std::end(kReserved), [&](std::string_view r) { return iequals(r, word); });
 }
 
+constexpr std::string_view kValueOrPivot = "Select projection doesn't support value or pivot keywords";
+
 class Parser {
  public:
   Parser(std::string_view text, std::vector<Token> tokens) : text_(text), tokens_(std::move(tokens)) {}
@@ -51,6 +53,9 @@ class Parser {
     if (keyword("SELECT")) {
       take();
       out_.body = select_rest();
+    } else if (keyword("PIVOT")) {
+      take();
+      out_.body = pivot_rest();
     } else if (keyword("INSERT")) {
       take();
       out_.body = insert_rest();
@@ -130,7 +135,7 @@ class Parser {
 
   // --- clauses ---
 
-  TableRef table_ref(bool insert = false) {
+  TableRef table_ref() {
     TableRef ref;
     ref.pos = peek().pos;
     std::vector<std::string> parts;
@@ -140,11 +145,7 @@ class Parser {
       parts.push_back(take().value);
     } while (accept(TokenKind::Dot));
     if (parts.size() > 2) throw ApiError::validation("A path may contain at most 2 components in the FROM clause");
-    // An empty name is refused once the statement has parsed (in a transaction, as the
-    // statement's own error); INSERT looks the table "" up (DynamoDB Local).
-    if (!insert && std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return p.empty(); })) {
-      refuse("Path component cannot be an empty string");
-    }
+    ref.empty_component = std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return p.empty(); });
     ref.table = std::move(parts[0]);
     if (parts.size() == 2) ref.index = std::move(parts[1]);
     return ref;
@@ -239,16 +240,35 @@ class Parser {
     accept_keyword("ALL");  // the default quantifier
     if (accept(TokenKind::Star)) {
       s.projection = std::nullopt;
-    } else if (keyword("VALUE") || keyword("PIVOT")) {
-      throw ApiError::validation("Select projection doesn't support value or pivot keywords");
+    } else if (accept_keyword("VALUE")) {
+      expression();  // (the value is not looked at)
+      refuse(std::string(kValueOrPivot));
     } else {
       s.projection.emplace();
       do {
         s.projection->push_back(select_item());
       } while (accept(TokenKind::Comma));
     }
+    from_rest(s);
+    return s;
+  }
+
+  // PIVOT v AT k FROM ...: a SELECT of PartiQL's, refused once parsed.
+  Select pivot_rest() {
+    expression();
+    expect_keyword("AT");
+    expression();
+    refuse(std::string(kValueOrPivot));
+    Select s;
+    from_rest(s);
+    return s;
+  }
+
+  // A SELECT's FROM clause onwards.
+  void from_rest(Select& s) {
     expect_keyword("FROM");
     s.from = table_ref();
+    if (s.from.empty_component) refuse(std::string(kEmptyPathComponent));
     if (peek().kind == TokenKind::Comma)
       throw ApiError::validation("Only select from a single table or index is supported.");
     skip_alias();
@@ -269,13 +289,12 @@ class Parser {
         s.order_by.push_back(std::move(order));
       } while (accept(TokenKind::Comma));
     }
-    return s;
   }
 
   Insert insert_rest() {
     Insert ins;
     expect_keyword("INTO");
-    ins.into = table_ref(/*insert=*/true);
+    ins.into = table_ref();
     if (!accept_keyword("VALUE")) {
       // PartiQL's own INSERT INTO t <value> (a struct or a bag) parses, and is refused.
       const TokenKind next = peek().kind;

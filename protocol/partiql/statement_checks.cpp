@@ -113,6 +113,13 @@ void check_parsed(const Statement& s) {
   if (const auto* select = std::get_if<Select>(&s.body)) check_select_list(*select);
 }
 
+void check_table_name(const Statement& s) {
+  const StatementKind kind = s.kind();
+  if ((kind == StatementKind::Update || kind == StatementKind::Delete) && s.table().empty_component) {
+    throw ApiError::validation(std::string(kEmptyPathComponent));
+  }
+}
+
 void check_where(const Statement& s, const Parameters& parameters) {
   const std::optional<NodeId> where = std::visit(
       [](const auto& body) -> std::optional<NodeId> {

@@ -23,6 +23,11 @@ namespace dynamod::partiql {
 
 void check_parsed(const Statement& s);
 
+// An UPDATE's or DELETE's table named "": refused once the statement's own
+// checks have passed, just before the table is looked up (a SELECT's is a
+// refusal of the parser's; DynamoDB Local).
+void check_table_name(const Statement& s);
+
 void check_literal_numbers(const Statement& s);
 
 // The WHERE clause (of a SELECT, UPDATE, DELETE or EXISTS) checked as its

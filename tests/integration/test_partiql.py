@@ -761,6 +761,63 @@ def test_transaction_from_clause_errors(dynamodb, t, frm, message):
                  "ValidationException", "Validation failed in TransactStatements[0]: " + message)
 
 
+# An UPDATE's or DELETE's table named "" is refused after the statement's own errors (a SELECT's
+# before its select list); in a transaction, as the statement's own error (DynamoDB Local).
+@pytest.mark.parametrize("stmt,message", [
+    ('UPDATE "" SET a = 1 WHERE pk = \'p\' AND begins_with(l, 2.5)',
+     "Incorrect operand type for operator or function; operator or function: begins_with, operand type: N"),
+    ('UPDATE "" SET s = set_delete(s, \'a\') WHERE pk = \'p\'',
+     "The second argument to SET_DELETE must be a value with type SET at 1:30:1"),
+    ('UPDATE "" SET a = 1, a = 2 WHERE pk = \'p\'',
+     "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a], "
+     "path two: [a]"),
+    ('UPDATE "" x SET a = 1 WHERE pk = \'p\'', "Aliasing is not supported"),
+    ('DELETE FROM "" WHERE pk = \'p\' AND begins_with(l, 2.5)',
+     "Incorrect operand type for operator or function; operator or function: begins_with, operand type: N"),
+    ('UPDATE "" SET a = 1 WHERE pk = \'p\'', "Path component cannot be an empty string"),
+    ('SELECT COUNT(*) FROM "" WHERE pk = \'p\' AND begins_with(l, 2.5)', "Path component cannot be an empty string"),
+], ids=["update-operand", "update-set-function", "update-overlap", "update-alias", "delete-operand", "update-alone",
+        "select-first"])
+def test_empty_table_name_order(dynamodb, stmt, message):
+    expect_error(lambda: run(dynamodb, stmt), "ValidationException", message)
+    expect_error(lambda: et(dynamodb, [stmt]), "ValidationException",
+                 "Validation failed in TransactStatements[0]: " + message)
+
+
+# A SELECT's or an INSERT's literals are checked before the parameters are counted, an UPDATE's or a
+# DELETE's after (DynamoDB Local).
+@pytest.mark.parametrize("stmt,message", [
+    ("INSERT INTO TBL VALUE {'pk': ?, 'l': -0.0, 'g': ?}", "Negative zero decimal is not supported under key root "
+                                                          "at 1:%d:3"),
+    ("SELECT * FROM TBL WHERE pk = ? AND a = -0.0 AND b = ?", "Negative zero decimal is not supported under key root "
+                                                              "at 1:%d:3"),
+    ("UPDATE TBL SET a = -0.0 WHERE pk = ? AND b = ?", "Number of parameters in request and statement don't match."),
+    ("DELETE FROM TBL WHERE pk = ? AND b = ? AND a = -0.0",
+     "Number of parameters in request and statement don't match."),
+], ids=["insert", "select", "update", "delete"])
+def test_literals_and_parameter_count(dynamodb, t, stmt, message):
+    stmt = stmt.replace("TBL", q(t.h))
+    if "%d" in message:
+        message = message % (stmt.index("-0.0") + 2)
+    expect_error(lambda: run(dynamodb, stmt, Parameters=[{"S": "x"}]), "ValidationException", message)
+
+
+# SELECT VALUE and PIVOT parse as reads and are refused as statements: a batch or transaction that
+# mixes them with writes is refused as such (DynamoDB Local).
+def test_value_and_pivot_are_reads(dynamodb, t):
+    delete = "DELETE FROM %s WHERE pk = 'x'" % q(t.h)
+    for read in ["SELECT VALUE pk FROM %s" % q(t.h), "PIVOT v AT k FROM %s" % q(t.h)]:
+        expect_error(lambda: bes(dynamodb, [read, delete]), "ValidationException",
+                     "Read and write requests together in the same batch is not supported.")
+        expect_error(lambda: et(dynamodb, [read, delete]), "ValidationException",
+                     "ExecuteTransaction API does not support both read and write operations in the same request.")
+        expect_error(lambda: et(dynamodb, [read]), "ValidationException",
+                     "Validation failed in TransactStatements[0]: Select projection doesn't support value or pivot "
+                     "keywords")
+        expect_error(lambda: run(dynamodb, read), "ValidationException",
+                     "Select projection doesn't support value or pivot keywords")
+
+
 # INSERT looks up a table named "" (other statements refuse the empty name).
 def test_insert_into_empty_table_name(dynamodb):
     expect_error(lambda: run(dynamodb, "INSERT INTO \"\" VALUE {'pk': 'a'}"), "ResourceNotFoundException")

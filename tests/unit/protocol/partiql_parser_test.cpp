@@ -150,7 +150,6 @@ TEST_CASE("partiql parser: forms refused with the service's own messages") {
   const std::pair<const char*, const char*> cases[] = {
       {R"(SELECT * FROM "t"."i"."x")", "A path may contain at most 2 components in the FROM clause"},
       {R"(SELECT * FROM "a", "b")", "Only select from a single table or index is supported."},
-      {"SELECT VALUE pk FROM t", "Select projection doesn't support value or pivot keywords"},
       {"SELECT DISTINCT * FROM t", "Unsupported token in expression: DISTINCT"},
       {"CREATE TABLE foo", "Unsupported operation: CreateTable"},
       {"DROP TABLE foo", "Unsupported operation: DropTable"},
@@ -169,6 +168,11 @@ TEST_CASE("partiql parser: checks made once a statement is parsed") {
       // Refused once parsed (in a transaction, as the statement's own error).
       {R"(SELECT * FROM "t"."")", "Path component cannot be an empty string"},
       {R"(SELECT * FROM "")", "Path component cannot be an empty string"},
+      {R"(SELECT COUNT(*) FROM "")", "Path component cannot be an empty string"},  // before the select list
+      {R"(UPDATE "" SET a = 1 WHERE pk = 'p')", ""},  // check_table_name's
+      // VALUE and PIVOT parse (a batch or transaction counts them as reads) and are refused.
+      {"SELECT VALUE pk FROM t", "Select projection doesn't support value or pivot keywords"},
+      {"PIVOT v AT k FROM t WHERE pk = 'p'", "Select projection doesn't support value or pivot keywords"},
       {R"(SELECT * FROM "t" t WHERE pk = 'p')", "Aliasing is not supported"},
       {R"(SELECT * FROM "t" AS t)", "Aliasing is not supported"},
       {R"(DELETE FROM "t" x WHERE pk = 'p')", "Aliasing is not supported"},
