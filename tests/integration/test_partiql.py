@@ -1281,6 +1281,20 @@ def test_batch_writes_and_member_errors(dynamodb, t):
     assert get(dynamodb, t.h, {"pk": S(k_del)}) is None
 
 
+# A batch's or a transaction's SELECT may not read into a key attribute, as no projection of the JSON
+# API may (DynamoDB Local checks ExecuteStatement's SELECT and TransactGetItems's projections, but not
+# these).
+@dev("returns the item: a batch's or a transaction's select list is not checked for paths into keys")
+def test_batch_and_transaction_select_key_paths(dynamodb, t):
+    stmt = "SELECT gpk.a FROM %s WHERE pk = 'p' AND sk = 's'" % q(t.idx)
+    assert bes(dynamodb, [stmt])[0]["Error"] == {"Code": "ValidationError", "Message": KEY_PATH % "IndexKey: gpk"}
+    expect_error(lambda: et(dynamodb, [stmt]), "ValidationException", KEY_PATH % "IndexKey: gpk")
+    stmt = "SELECT sk[0] FROM %s WHERE pk = 'p' AND sk = 's'" % q(t.idx)
+    assert bes(dynamodb, [stmt])[0]["Error"] == {"Code": "ValidationError", "Message": KEY_PATH % "Key: sk"}
+    expect_error(lambda: et(dynamodb, [stmt]), "ValidationException",
+                 "Validation failed in TransactStatements[0]: " + KEY_PATH % "Key: sk")
+
+
 # Per-member error messages (pinned against the service).
 @dev("'Only single item select is supported' for each; the statement echoed after the envelope; a member naming "
      "an index with the table's key reads the table's item (two such: 'Provided list of item keys contains "
