@@ -41,6 +41,34 @@ void check_tags(const std::vector<Tag>& tags, const char* path) {
   }
 }
 
+RawTag decode_raw_tag(json::value& v) {
+  RawTag tag;
+  for (auto member : json::read_object(v)) {
+    std::string_view key = member.unescaped_key().value();
+    json::value m = member.value();
+    if (json::is_null(m)) continue;
+    if (key == "Key") {
+      tag.key = std::string(json::read_string(m));
+    } else if (key == "Value") {
+      tag.value = std::string(json::read_string(m));
+    }
+  }
+  return tag;
+}
+
+std::optional<std::vector<Tag>> required_tags(const std::vector<RawTag>& raw, const std::string& path,
+                                              ConstraintErrors& errors) {
+  std::vector<Tag> tags;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    const std::string member = path + "." + std::to_string(i + 1) + ".member.";
+    if (!raw[i].key) errors.add_null(member + "key", "Member must not be null");
+    if (!raw[i].value) errors.add_null(member + "value", "Member must not be null");
+    if (raw[i].key && raw[i].value) tags.push_back({*raw[i].key, *raw[i].value});
+  }
+  if (tags.size() != raw.size()) return std::nullopt;
+  return tags;
+}
+
 void check_tag_count(std::size_t count) {
   if (count > kMaxTags) throw ApiError::invalid_parameter("The number of tags on the resource would exceed the limit of 50");
 }
@@ -55,30 +83,13 @@ TagResourceRequest decode_tag_resource(json::object body) {
       r.resource_arn = resource_arn_of(value);
     } else if (key == "Tags") {
       if (json::is_null(value)) continue;
-      std::vector<Tag> tags;
+      std::vector<RawTag> raw;
       for (auto element : json::read_array(value)) {
         json::value t = element.value();
-        Tag tag;
-        bool has_key = false;
-        bool has_value = false;
-        for (auto member : json::read_object(t)) {
-          std::string_view mkey = member.unescaped_key().value();
-          json::value m = member.value();
-          if (json::is_null(m)) continue;
-          if (mkey == "Key") {
-            tag.key = std::string(json::read_string(m));
-            has_key = true;
-          } else if (mkey == "Value") {
-            tag.value = std::string(json::read_string(m));
-            has_value = true;
-          }
-        }
-        std::string member = "tags." + std::to_string(tags.size() + 1) + ".member.";
-        if (!has_key) errors.add_null(member + "key", "Member must not be null");
-        if (!has_value) errors.add_null(member + "value", "Member must not be null");
-        tags.push_back(std::move(tag));
+        raw.push_back(decode_raw_tag(t));
       }
-      r.tags = std::move(tags);
+      // (A tag missing its Key or Value is named; the request is refused below.)
+      r.tags = required_tags(raw, "tags", errors).value_or(std::vector<Tag>(raw.size()));
     }
   }
   if (!r.resource_arn) throw ApiError::validation("Invalid TableArn");

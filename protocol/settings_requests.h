@@ -6,12 +6,25 @@
 #include <string>
 #include <vector>
 
+#include "protocol/api_error.h"
 #include "protocol/json_reader.h"
 #include "protocol/table_schema.h"
 
 namespace dynamod {
 
 inline constexpr std::size_t kMaxTags = 50;
+
+// A Tag as sent: Key and Value may be missing.
+struct RawTag {
+  std::optional<std::string> key;
+  std::optional<std::string> value;
+};
+RawTag decode_raw_tag(json::value& v);
+
+// The tags, each missing Key or Value a Coral "Member must not be null" under
+// `path` ("tags.1.member.value"); the tags come back only if none is missing.
+std::optional<std::vector<Tag>> required_tags(const std::vector<RawTag>& raw, const std::string& path,
+                                              ConstraintErrors& errors);
 
 struct TagResourceRequest {
   std::optional<std::string> resource_arn;

@@ -323,16 +323,7 @@ CreateTableRequest decode_create_table(json::object body) {
     } else if (key == "StreamSpecification") {
       r.stream = decode_raw_stream_specification(value);
     } else if (key == "Tags") {
-      r.tags = read_optional_list<RawTag>(value, [](json::value& v) {
-        RawTag t;
-        for (auto tf : json::read_object(v)) {
-          std::string_view tkey = tf.unescaped_key().value();
-          json::value tv = tf.value();
-          if (tkey == "Key") t.key = read_optional_string(tv);
-          else if (tkey == "Value") t.value = read_optional_string(tv);
-        }
-        return t;
-      });
+      r.tags = read_optional_list<RawTag>(value, decode_raw_tag);
     } else if (key == "TableClass") {
       r.table_class = read_optional_string(value);
     } else if (key == "DeletionProtectionEnabled") {
@@ -511,6 +502,8 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
   }
   check_index_constraints(r.local_indexes, "localSecondaryIndexes", errors);
   check_index_constraints(r.global_indexes, "globalSecondaryIndexes", errors);
+  std::optional<std::vector<Tag>> tags;
+  if (r.tags) tags = required_tags(*r.tags, "tags", errors);
   if (r.table_class && *r.table_class != "STANDARD" && *r.table_class != "STANDARD_INFREQUENT_ACCESS") {
     errors.add(*r.table_class, "tableClass",
                "Member must satisfy enum value set: [STANDARD, STANDARD_INFREQUENT_ACCESS]");
@@ -659,14 +652,8 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
       schema.stream = spec;
     }
   }
-  if (r.tags) {
-    for (const auto& t : *r.tags) {
-      if (!t.key || !t.value) {
-        throw ApiError::validation(std::string("1 validation error detected: Value null at 'tags.member.") +
-                                   (!t.key ? "key" : "value") + "' failed to satisfy constraint: Member must not be null");
-      }
-      schema.tags.push_back({*t.key, *t.value});
-    }
+  if (tags) {
+    schema.tags = std::move(*tags);
     check_tags(schema.tags, "tags");
     check_tag_count(schema.tags.size());
   }

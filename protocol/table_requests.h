@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "protocol/json_reader.h"
+#include "protocol/settings_requests.h"
 #include "protocol/table_schema.h"
 
 namespace dynamod {
@@ -42,11 +43,6 @@ struct RawIndex {
 struct RawStreamSpecification {
   std::optional<bool> enabled;
   std::optional<std::string> view_type;
-};
-
-struct RawTag {
-  std::optional<std::string> key;
-  std::optional<std::string> value;
 };
 
 struct CreateTableRequest {

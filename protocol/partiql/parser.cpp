@@ -314,14 +314,14 @@ class Parser {
       if (accept_keyword("SET")) {
         do {
           UpdateAction a;
-          a.path = path_node();
+          a.path = path_node(/*target=*/true);
           expect(TokenKind::Eq, "EQ");
           a.value = additive();
           actions.push_back(a);
         } while (accept(TokenKind::Comma));
       } else if (accept_keyword("REMOVE")) {
         // One path a REMOVE (PartiQL's grammar); SET takes a list.
-        actions.push_back(UpdateAction{path_node(), std::nullopt});
+        actions.push_back(UpdateAction{path_node(/*target=*/true), std::nullopt});
       } else {
         break;
       }
@@ -363,7 +363,7 @@ class Parser {
 
   // A document path starting at the next token (a name). `name` receives the
   // path from its last name component on, as a select list reports it.
-  expr::Path path(std::string& name) {
+  expr::Path path(std::string& name, bool target = false) {
     expr::Path p;
     const Token& first = take();
     p.steps.push_back(expr::PathStep{first.value});
@@ -375,20 +375,18 @@ class Parser {
         p.steps.push_back(expr::PathStep{take().value});
         name = p.steps.back().name();
       } else if (accept(TokenKind::LeftBracket)) {
-        const Token& t = take();
-        if (t.kind == TokenKind::String) {
-          p.steps.push_back(expr::PathStep{t.value});
+        const Token& t = peek();
+        const bool alone = peek(1).kind == TokenKind::RightBracket;
+        std::uint32_t index = 0;
+        if (t.kind == TokenKind::String && alone) {
+          p.steps.push_back(expr::PathStep{take().value});
           name = t.value;
-        } else if (t.kind == TokenKind::Number) {
-          std::uint32_t index = 0;
-          auto [end, ec] = std::from_chars(t.value.data(), t.value.data() + t.value.size(), index);
-          if (ec != std::errc() || end != t.value.data() + t.value.size()) {
-            throw not_well_formed("Invalid path component");
-          }
+        } else if (t.kind == TokenKind::Number && alone && list_index(t.value, index)) {
           p.steps.push_back(expr::PathStep{index});
-          name += "[" + t.value + "]";
+          name += "[" + take().value + "]";
         } else {
-          throw not_well_formed("Invalid path component");
+          refuse_index(target);
+          p.steps.push_back(expr::PathStep{0u});  // (never read: the statement is refused)
         }
         expect(TokenKind::RightBracket, "RIGHT_BRACKET");
       } else {
@@ -397,11 +395,42 @@ class Parser {
     }
   }
 
-  NodeId path_node() {
+  static bool list_index(const std::string& text, std::uint32_t& index) {
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), index);
+    return ec == std::errc() && end == text.data() + text.size();
+  }
+
+  // What else a path's brackets hold parses as an expression and is refused
+  // once the statement has (DynamoDB Local): a negative index by its range,
+  // anything else at its operator or first token. An UPDATE's SET target
+  // takes literals there only; another path is no index.
+  void refuse_index(bool target) {
+    const DepthGuard guard(*this);
+    const Token& t = peek();
+    const bool negative = t.kind == TokenKind::Minus && peek(1).kind == TokenKind::Number;
+    std::uint32_t unused = 0;
+    if (negative && list_index(peek(1).value, unused)) {
+      take();
+      const Token& number = take();
+      refuse("List index is not within the allowable range; index: [-" + number.value + "]" + number.pos.suffix());
+      return;
+    }
+    const bool literal = (t.kind == TokenKind::Number || keyword("TRUE") || keyword("FALSE") || keyword("NULL") ||
+                          keyword("MISSING")) &&
+                         peek(1).kind == TokenKind::RightBracket;
+    if ((target && !literal) || is_name(t)) throw not_well_formed("Invalid path component");
+    const NodeId index = additive();
+    refuse("Unexpected path component" + operator_position(out_.nodes[index]).suffix());
+  }
+
+  NodeId path_node(bool target = false) {
     if (!is_name(peek())) throw not_well_formed("Expected path");
-    Node n = make(NodeKind::Path, peek().pos);
-    n.path = path(n.text);
-    return add(std::move(n));
+    const Position pos = peek().pos;
+    std::string name;
+    expr::Path p = path(name, target);
+    const NodeId id = add_node(NodeKind::Path, pos, {}, std::move(name));
+    out_.nodes[id].path = std::move(p);
+    return id;
   }
 
   // --- expressions, loosest first ---

@@ -440,6 +440,23 @@ def test_select_quantifiers(dynamodb, t):
                  "ValidationException", "Unsupported token in expression: DISTINCT")
 
 
+# A path's brackets take any expression: what is not a list index or a name is refused at it, a
+# negative index by its range (DynamoDB Local's texts).
+@pytest.mark.parametrize("statement,message", [
+    ("SELECT a[1.5] FROM H WHERE pk = 'x'", "Unexpected path component at 1:10:3"),
+    ("SELECT a[?] FROM H WHERE pk = 'x'", "Unexpected path component at 1:10:1"),
+    ("SELECT * FROM H WHERE pk = 'x' AND a[1+1] = 1", "Unexpected path component at 1:%d:1"),
+    ("SELECT a[-1] FROM H WHERE pk = 'x'", "List index is not within the allowable range; index: [-1] at 1:11:1"),
+    ("UPDATE H SET a[null] = 1 WHERE pk = 'x'", "Unexpected path component at 1:%d:4"),
+], ids=["decimal", "parameter", "arithmetic", "negative", "set-target-null"])
+def test_path_index_expressions(dynamodb, t, statement, message):
+    statement = statement.replace("H", q(t.h), 1)
+    if "%d" in message:
+        message = message % (statement.index("[") + 2 + (1 if "1+1" in statement else 0))
+    expect_error(lambda: run(dynamodb, statement, Parameters=[{"N": "1"}]) if "?" in statement
+                 else run(dynamodb, statement), "ValidationException", message)
+
+
 # Function misuse (texts pinned against the service; DynamoDB Local agrees).
 @pytest.mark.parametrize("cond,params,message", [
     ("attribute_exists('ss')", None,

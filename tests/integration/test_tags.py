@@ -114,19 +114,22 @@ def test_tag_count_limit(dynamodb, tagged):
     assert len(list_all_tags(dynamodb, tagged)) == 50
 
 
-# CreateTable checks its Tags (an empty key, a key of AWS's own) and creates no table.
+# CreateTable checks its Tags (an empty key, a key of AWS's own, a missing Value, named by its
+# place as TagResource names it) and creates no table.
 @dev("accepted (CreateTable's Tags are not checked)")
-@pytest.mark.parametrize("key,message", [
-    pytest.param("", "1 validation error detected: Value '' at 'tags.1.member.key' failed to satisfy constraint: "
-                     "Member must have length greater than or equal to 1", id="empty-key"),
-    pytest.param("aws:x", "One or more parameter values were invalid: Tag keys beginning with 'aws:' are reserved for "
-                          "AWS use: aws:x", id="aws-prefix"),
+@pytest.mark.parametrize("tags,message", [
+    pytest.param([{"Key": "", "Value": "v"}], "1 validation error detected: Value '' at 'tags.1.member.key' failed to "
+                 "satisfy constraint: Member must have length greater than or equal to 1", id="empty-key"),
+    pytest.param([{"Key": "aws:x", "Value": "v"}], "One or more parameter values were invalid: Tag keys beginning with "
+                 "'aws:' are reserved for AWS use: aws:x", id="aws-prefix"),
+    pytest.param([{"Key": "k", "Value": "v"}, {"Key": "k2"}], "1 validation error detected: Value null at "
+                 "'tags.2.member.value' failed to satisfy constraint: Member must not be null", id="no-value"),
 ])
-def test_create_table_invalid_tag(unchecked, dynamodb, key, message):
+def test_create_table_invalid_tag(unchecked, dynamodb, tags, message):
     name = h.unique_name("tagx")
     try:
         expect_error(lambda: unchecked.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
-                                                    Tags=[{"Key": key, "Value": "v"}], **h.HASH_SCHEMA),
+                                                    Tags=tags, **h.HASH_SCHEMA),
                      "ValidationException", message)
     finally:
         h.drop_table(dynamodb, name)
@@ -157,6 +160,13 @@ def test_create_table_too_many_tags(dynamodb):
 ], ids=["key-129", "value-257", "empty-key", "no-value", "bang-in-key", "percent-in-value", "quote-in-key"])
 def test_tag_invalid(unchecked, tagged, tags):
     expect_error(lambda: unchecked.tag_resource(ResourceArn=tagged, Tags=tags), "ValidationException")
+
+
+# A tag without its Key or Value is named by its place (Coral's "Member must not be null").
+def test_tag_member_required(unchecked, tagged):
+    expect_error(lambda: unchecked.tag_resource(ResourceArn=tagged, Tags=[{"Key": "k", "Value": "v"}, {"Value": "v"}]),
+                 "ValidationException", "1 validation error detected: Value null at 'tags.2.member.key' failed to "
+                 "satisfy constraint: Member must not be null")
 
 
 # Tags / TagKeys missing or empty (DYN/DNX texts, recorded against the service).

@@ -151,6 +151,9 @@ TEST_CASE("partiql parser: forms refused with the service's own messages") {
       {R"(SELECT * FROM "t"."i"."x")", "A path may contain at most 2 components in the FROM clause"},
       {R"(SELECT * FROM "a", "b")", "Only select from a single table or index is supported."},
       {"SELECT DISTINCT * FROM t", "Unsupported token in expression: DISTINCT"},
+      // An UPDATE's SET target takes a literal alone there; no path is an index.
+      {"UPDATE t SET a[1+1] = 1 WHERE pk = 'p'", "Statement wasn't well formed, can't be processed: Invalid path component"},
+      {"SELECT a[b] FROM t", "Statement wasn't well formed, can't be processed: Invalid path component"},
       {"CREATE TABLE foo", "Unsupported operation: CreateTable"},
       {"DROP TABLE foo", "Unsupported operation: DropTable"},
       {"DROP INDEX i ON foo", "Unsupported operation: DropIndex"},
@@ -201,6 +204,12 @@ TEST_CASE("partiql parser: checks made once a statement is parsed") {
       {"SELECT COUNT(*) c FROM t", "Aliasing is not supported"},
       {"SELECT 1 FROM t x", "Aliasing is not supported"},  // the FROM clause's alias first
       {"SELECT (a) FROM t", ""},
+      // A path's brackets take any expression; what is not an index is refused at it.
+      {"SELECT a[1.5] FROM t", "Unexpected path component at 1:10:3"},
+      {"SELECT * FROM t WHERE a[1+1] = 1", "Unexpected path component at 1:26:1"},
+      {"SELECT a[-1] FROM t", "List index is not within the allowable range; index: [-1] at 1:11:1"},
+      {"UPDATE t SET a[TRUE] = 1 WHERE pk = 'p'", "Unexpected path component at 1:16:4"},
+      {"SELECT a['x' || 'y'] FROM t", "Unexpected path component at 1:14:2"},
       {"SELECT ALL * FROM t", ""},
       // The names a select list returns (a nested path's last component) are distinct.
       {R"(SELECT sk, pk, sk FROM "t")", "Duplicate identifiers in select clause: sk"},
