@@ -8,15 +8,10 @@ namespace dynamod::ops {
 PreparedStatement prepare_statement(Store& store, const Scope& scope, const partiql::Statement& statement,
                                     const partiql::Inputs& inputs) {
   partiql::check_parsed(statement);
-  // A SELECT's or an INSERT's literals are checked before the parameters are
-  // counted, an UPDATE's or a DELETE's after (DynamoDB Local).
-  const bool literals_first =
-      statement.kind() == partiql::StatementKind::Select || statement.kind() == partiql::StatementKind::Insert;
-  if (literals_first) partiql::check_literal_numbers(statement);
-  partiql::check_parameter_count(statement, inputs.parameters);
-  if (!literals_first) partiql::check_literal_numbers(statement);
+  partiql::check_literal_numbers(statement, inputs.parameters);
   partiql::check_where(statement, inputs.parameters);
   partiql::check_update_clauses(statement, inputs.parameters);
+  partiql::check_parameter_count(statement, inputs.parameters);
   partiql::check_table_name(statement);
   PreparedStatement prepared;
   prepared.kind = statement.kind();

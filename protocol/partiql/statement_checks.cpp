@@ -85,11 +85,12 @@ std::vector<bool> in_update_values(const Statement& s) {
 
 }  // namespace
 
-void check_literal_numbers(const Statement& s) {
+void check_literal_numbers(const Statement& s, const Parameters& parameters) {
   const std::vector<bool> skipped = in_update_values(s);
   std::vector<NodeId> numbers;
   for (NodeId id = 0; id < s.nodes.size(); ++id) {
-    if (s.node(id).kind == NodeKind::Number && !skipped[id]) numbers.push_back(id);
+    const NodeKind kind = s.node(id).kind;
+    if ((kind == NodeKind::Number || kind == NodeKind::Parameter) && !skipped[id]) numbers.push_back(id);
   }
   std::sort(numbers.begin(), numbers.end(), [&](NodeId a, NodeId b) {
     const Position& x = s.node(a).pos;
@@ -98,6 +99,10 @@ void check_literal_numbers(const Statement& s) {
   });
   for (NodeId id : numbers) {
     const Node& n = s.node(id);
+    if (n.kind == NodeKind::Parameter) {
+      if (n.parameter >= parameters.size()) check_parameter_count(s, parameters);
+      continue;
+    }
     auto parsed = Number::parse(n.text);
     // (Where a literal sits is worked out only for the one refused.)
     if (!parsed.number) {

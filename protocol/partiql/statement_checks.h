@@ -8,13 +8,15 @@
 //     nothing: its list is not looked at), and no two of its paths overlap
 //     (`SELECT m.s, m`: "Two document paths overlap ...; path one: [m], path
 //     two: [m, s]").
-// Then, once the parameters are counted (check_literal_numbers), every number
-// literal converts, the first in the statement's order: the number errors
-// "... under root[1]", and a negative zero written as a decimal or float
-// (-0.0, -0e0; -0 is an integer and fine): "Negative zero decimal is not
-// supported under key root.1 at 1:67:3" - but an UPDATE's SET values, which
-// are checked as its actions are built, after the WHERE clause
-// (`SET a = set_add(a, 'x'), b = -0.0` names set_add).
+// Then (check_literal_numbers) the statement's values are taken in its order,
+// as they are converted: the first number literal that does not convert (the
+// number errors "... under root[1]", and a negative zero written as a decimal
+// or float (-0.0, -0e0; -0 is an integer and fine): "Negative zero decimal is
+// not supported under key root.1 at 1:67:3"), or the first `?` the request
+// has no parameter for ("Number of parameters in request and statement don't
+// match.") - but an UPDATE's SET values, which are taken as its actions are
+// built, after the WHERE clause and its operands (`SET a = set_add(a, 'x'),
+// b = ?` names set_add).
 
 #include "protocol/partiql/ast.h"
 #include "protocol/partiql/values.h"
@@ -28,7 +30,7 @@ void check_parsed(const Statement& s);
 // refusal of the parser's; DynamoDB Local).
 void check_table_name(const Statement& s);
 
-void check_literal_numbers(const Statement& s);
+void check_literal_numbers(const Statement& s, const Parameters& parameters);
 
 // The WHERE clause (of a SELECT, UPDATE, DELETE or EXISTS) checked as its
 // condition is built, with the parameters: operand types, BETWEEN bounds,

@@ -801,22 +801,37 @@ def test_empty_table_name_order(dynamodb, stmt, message):
                  "Validation failed in TransactStatements[0]: " + message)
 
 
-# A SELECT's or an INSERT's literals are checked before the parameters are counted, an UPDATE's or a
-# DELETE's after (DynamoDB Local).
-@pytest.mark.parametrize("stmt,message", [
-    ("INSERT INTO TBL VALUE {'pk': ?, 'l': -0.0, 'g': ?}", "Negative zero decimal is not supported under key root "
-                                                          "at 1:%d:3"),
-    ("SELECT * FROM TBL WHERE pk = ? AND a = -0.0 AND b = ?", "Negative zero decimal is not supported under key root "
-                                                              "at 1:%d:3"),
-    ("UPDATE TBL SET a = -0.0 WHERE pk = ? AND b = ?", "Number of parameters in request and statement don't match."),
-    ("DELETE FROM TBL WHERE pk = ? AND b = ? AND a = -0.0",
-     "Number of parameters in request and statement don't match."),
-], ids=["insert", "select", "update", "delete"])
-def test_literals_and_parameter_count(dynamodb, t, stmt, message):
+# A statement's values are taken in its order as they are converted, an UPDATE's WHERE clause and its
+# operands before its SET values: the first literal that does not convert, or the first `?` without a
+# parameter, is named; a set function's argument is checked as its value is taken (DynamoDB Local).
+COUNT = "Number of parameters in request and statement don't match."
+NEG_ZERO = "Negative zero decimal is not supported under key root at 1:%d:3"
+
+
+@pytest.mark.parametrize("stmt,params,message", [
+    ("INSERT INTO TBL VALUE {'pk': ?, 'l': -0.0, 'g': ?}", 1, NEG_ZERO),
+    ("INSERT INTO TBL VALUE {'pk': 'p', 'l': ?, 'm': -0.0}", 0, COUNT),
+    ("SELECT * FROM TBL WHERE pk = ? AND a = -0.0 AND b = ?", 1, NEG_ZERO),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND b = ? AND a = -0.0", 0, COUNT),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND begins_with(a, 1) AND b = ?", 0, COUNT),
+    ("UPDATE TBL SET a = -0.0 WHERE pk = ? AND b = ?", 1, COUNT),
+    ("UPDATE TBL SET a = ? WHERE pk = 'p' AND b = -0.0", 0, NEG_ZERO),
+    ("UPDATE TBL SET b = -0.0, a = ? WHERE pk = 'p'", 0, NEG_ZERO),
+    ("UPDATE TBL SET a = ?, b = -0.0 WHERE pk = 'p'", 0, COUNT),
+    ("UPDATE TBL SET b = set_add(b, 'a'), a = ? WHERE pk = 'p'", 0,
+     "The second argument to SET_ADD must be a value with type SET at 1:%d:1"),
+    ("UPDATE TBL SET a = -0.0 WHERE pk = 'p' AND begins_with(a, 1)", 0,
+     "Incorrect operand type for operator or function; operator or function: begins_with, operand type: N"),
+    ("DELETE FROM TBL WHERE pk = ? AND b = ? AND a = -0.0", 1, COUNT),
+], ids=["insert-literal", "insert-parameter", "select-literal", "select-parameter", "select-before-operands",
+        "update-where-first", "update-where-literal", "update-set-literal", "update-set-parameter",
+        "update-set-function", "update-operands-before-set", "delete"])
+def test_values_in_order(dynamodb, t, stmt, params, message):
     stmt = stmt.replace("TBL", q(t.h))
     if "%d" in message:
-        message = message % (stmt.index("-0.0") + 2)
-    expect_error(lambda: run(dynamodb, stmt, Parameters=[{"S": "x"}]), "ValidationException", message)
+        message = message % (stmt.index("-0.0") + 2 if "Negative" in message else stmt.index("set_add(") + 9)
+    expect_error(lambda: run(dynamodb, stmt, Parameters=[{"S": "x"}] * params) if params else run(dynamodb, stmt),
+                 "ValidationException", message)
 
 
 # SELECT VALUE and PIVOT parse as reads and are refused as statements: a batch or transaction that

@@ -36,20 +36,20 @@ TableSchema hash_table() {
 }
 
 // As storage's prepare_statement: the statement checked once parsed, then translated.
-Statement checked(std::string_view text) {
+Statement checked(std::string_view text, const Parameters& parameters = {}) {
   Statement s = parse(text);
   check_parsed(s);
-  check_literal_numbers(s);
+  check_literal_numbers(s, parameters);
   return s;
 }
 
 ReadPlan select(std::string_view text, const TableSchema& table, Inputs inputs = {}) {
-  Statement s = checked(text);
+  Statement s = checked(text, inputs.parameters);
   return translate_select(s, std::get<Select>(s.body), table, inputs);
 }
 
 WritePlan write(std::string_view text, const TableSchema& table, Inputs inputs = {}) {
-  return translate_write(checked(text), table, inputs);
+  return translate_write(checked(text, inputs.parameters), table, inputs);
 }
 
 template <typename F>
