@@ -66,6 +66,7 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
   parsed.reserve(request.statements.size());
   for (const auto& s : request.statements) {
     parsed.push_back(partiql::parse(s.statement));
+    if (parsed.back().wrapped_select) throw ApiError::validation("Unsupported operation in transaction.");
     s.check_parameters();
   }
   std::size_t reads = 0;

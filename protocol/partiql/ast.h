@@ -135,6 +135,10 @@ struct Statement {
   // A statement that parses but is refused (an alias, an empty table name):
   // check_parsed names it first, in a transaction as the statement's own error.
   std::optional<std::string> refusal;
+  // `SELECT * FROM t x = 1` (a WHERE left out): PartiQL reads an expression
+  // around a SELECT. Its body is an Exists, refused as one outside a
+  // transaction; a transaction refuses it as an operation it does not run.
+  bool wrapped_select = false;
 
   const Node& node(NodeId id) const { return nodes[id]; }
   StatementKind kind() const { return static_cast<StatementKind>(body.index()); }

@@ -52,7 +52,12 @@ class Parser {
     if (first.kind == TokenKind::End) throw not_well_formed("");
     if (keyword("SELECT")) {
       take();
-      out_.body = select_rest();
+      Select select = select_rest();
+      if (out_.wrapped_select) {
+        out_.body = Exists{std::move(select)};
+      } else {
+        out_.body = std::move(select);
+      }
     } else if (keyword("PIVOT")) {
       take();
       out_.body = pivot_rest();
@@ -253,6 +258,56 @@ class Parser {
     return s;
   }
 
+  // Whether a token at `ahead` continues an expression (an operator, a path's
+  // next step).
+  bool continues_expression(std::size_t ahead) const {
+    switch (peek(ahead).kind) {
+      case TokenKind::Eq:
+      case TokenKind::Ne:
+      case TokenKind::Lt:
+      case TokenKind::Le:
+      case TokenKind::Gt:
+      case TokenKind::Ge:
+      case TokenKind::Plus:
+      case TokenKind::Minus:
+      case TokenKind::Star:
+      case TokenKind::Slash:
+      case TokenKind::Percent:
+      case TokenKind::Concat:
+      case TokenKind::Dot: return true;
+      default:
+        return keyword("AND", ahead) || keyword("OR", ahead) || keyword("IN", ahead) || keyword("BETWEEN", ahead) ||
+               keyword("LIKE", ahead) || keyword("IS", ahead) ||
+               (keyword("NOT", ahead) && (keyword("IN", ahead + 1) || keyword("BETWEEN", ahead + 1) ||
+                                          keyword("LIKE", ahead + 1)));
+    }
+  }
+
+  // A FROM clause followed by an expression where WHERE was meant: with an
+  // alias (`FROM t x = 1`), PartiQL reads an expression around the SELECT;
+  // without one (`FROM t = 1`), a source it does not take (DynamoDB Local's
+  // answers). The rest is parsed for its grammar.
+  bool wrapped_select() {
+    const std::size_t alias = keyword("AS") ? 1 : 0;
+    if (is_name(peek(alias)) && continues_expression(alias + 1)) {
+      if (alias) take();
+      const NodeId e = expression();
+      if (out_.nodes[e].kind == NodeKind::Is) {
+        if (peek().kind != TokenKind::End) throw not_well_formed("Unexpected token after expression");
+        throw ApiError::validation("Unsupported operation: Typed");
+      }
+      out_.wrapped_select = true;
+      return true;
+    }
+    if (alias == 0 && (binary_level(peek().kind) >= 0 || comparison(peek().kind).has_value())) {
+      take();
+      expression();
+      refuse("Unexpected from source");
+      return true;
+    }
+    return false;
+  }
+
   // PIVOT v AT k FROM ...: a SELECT of PartiQL's, refused once parsed.
   Select pivot_rest() {
     expression();
@@ -271,6 +326,7 @@ class Parser {
     if (s.from.empty_component) refuse(std::string(kEmptyPathComponent));
     if (peek().kind == TokenKind::Comma)
       throw ApiError::validation("Only select from a single table or index is supported.");
+    if (wrapped_select()) return;
     skip_alias();
     s.where = where();
     if (accept_keyword("ORDER")) {

@@ -247,7 +247,8 @@ WritePlan remove_item(const Statement& s, const Delete& d, const TableSchema& ta
 
 WritePlan check(const Statement& s, const Exists& e, const TableSchema& table, const Inputs& inputs) {
   const std::string message = "EXISTS() must contain a single item read with additional condition";
-  if (e.select.from.index) fail("Reads on indices are not supported within transactions.");
+  // (A SELECT's words differ: partiql_transaction_ops.)
+  if (e.select.from.index) fail("Operations on indices are not supported in transactions");
   auto key = split_key_terms(s, and_terms(s, e.select.where), table.key, inputs.parameters, false);
   if (!key || key->rest.empty()) fail(message);
   check_named_key(key->key, table.key);

@@ -850,6 +850,32 @@ def test_value_and_pivot_are_reads(dynamodb, t):
                      "Select projection doesn't support value or pivot keywords")
 
 
+# A WHERE left out after an alias makes PartiQL read an expression around the SELECT, which DynamoDB
+# refuses as it refuses EXISTS outside a transaction (`IS` as a typed operation); without an alias the
+# FROM clause has a source it does not take (DynamoDB Local's texts).
+@pytest.mark.parametrize("tail,single,transaction", [
+    ("x = 'p'", "EXISTS can only be used in ExecuteTransaction write requests.", "Unsupported operation in transaction."),
+    ("AS x AND 1", "EXISTS can only be used in ExecuteTransaction write requests.",
+     "Unsupported operation in transaction."),
+    ("pk IN ['p']", "EXISTS can only be used in ExecuteTransaction write requests.",
+     "Unsupported operation in transaction."),
+    ("x IS NULL", "Unsupported operation: Typed", "Unsupported operation: Typed"),
+    ("= 1", "Unexpected from source", "Validation failed in TransactStatements[0]: Unexpected from source"),
+], ids=["alias-compare", "as-alias-and", "in-list", "is", "no-alias"])
+def test_select_without_where(dynamodb, t, tail, single, transaction):
+    stmt = "SELECT * FROM %s %s" % (q(t.h), tail)
+    expect_error(lambda: run(dynamodb, stmt), "ValidationException", single)
+    expect_error(lambda: et(dynamodb, [stmt]), "ValidationException", transaction)
+
+
+# EXISTS on an index is refused in words of its own (a SELECT's: test_transaction_validation).
+def test_transaction_exists_on_index(dynamodb, t):
+    expect_error(lambda: et(dynamodb, ['EXISTS(SELECT * FROM %s."gsi1" WHERE pk = \'p\' AND sk = \'s\' AND a = 1)'
+                                       % q(t.idx), "UPDATE %s SET a = 1 WHERE pk = 'q'" % q(t.h)]),
+                 "ValidationException",
+                 "Validation failed in TransactStatements[0]: Operations on indices are not supported in transactions")
+
+
 # INSERT looks up a table named "" (other statements refuse the empty name).
 def test_insert_into_empty_table_name(dynamodb):
     expect_error(lambda: run(dynamodb, "INSERT INTO \"\" VALUE {'pk': 'a'}"), "ResourceNotFoundException")
