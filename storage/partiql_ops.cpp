@@ -7,12 +7,7 @@ namespace dynamod::ops {
 
 PreparedStatement prepare_statement(Store& store, const Scope& scope, const partiql::Statement& statement,
                                     const partiql::Inputs& inputs) {
-  partiql::check_parsed(statement);
-  partiql::check_literal_numbers(statement, inputs.parameters);
-  partiql::check_where(statement, inputs.parameters);
-  partiql::check_update_clauses(statement, inputs.parameters);
-  partiql::check_parameter_count(statement, inputs.parameters);
-  partiql::check_table_name(statement);
+  partiql::check_statement(statement, inputs.parameters);
   PreparedStatement prepared;
   prepared.kind = statement.kind();
   prepared.table = resolve_table(store, scope, statement.table().table);

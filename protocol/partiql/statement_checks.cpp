@@ -7,6 +7,7 @@
 #include "protocol/attribute_json.h"
 #include "protocol/number.h"
 #include "protocol/partiql/condition.h"
+#include "protocol/partiql/translate.h"
 
 namespace dynamod::partiql {
 namespace {
@@ -116,6 +117,15 @@ void check_literal_numbers(const Statement& s, const Parameters& parameters) {
 void check_parsed(const Statement& s) {
   if (s.refusal) throw ApiError::validation(*s.refusal);
   if (const auto* select = std::get_if<Select>(&s.body)) check_select_list(*select);
+}
+
+void check_statement(const Statement& s, const Parameters& parameters) {
+  check_parsed(s);
+  check_literal_numbers(s, parameters);
+  check_where(s, parameters);
+  check_update_clauses(s, parameters);
+  check_parameter_count(s, parameters);
+  check_table_name(s);
 }
 
 void check_table_name(const Statement& s) {

@@ -25,6 +25,11 @@ namespace dynamod::partiql {
 
 void check_parsed(const Statement& s);
 
+// Every check made before the table is looked up, in DynamoDB Local's order:
+// check_parsed, the values (check_literal_numbers), the WHERE clause, an
+// UPDATE's SET actions, a surplus of parameters, the table name.
+void check_statement(const Statement& s, const Parameters& parameters);
+
 // An UPDATE's or DELETE's table named "": refused once the statement's own
 // checks have passed, just before the table is looked up (a SELECT's is a
 // refusal of the parser's; DynamoDB Local).

@@ -62,11 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Inputs inputs;
     for (std::uint32_t i = 0; i < s.parameter_count; ++i) inputs.parameters.push_back(fx.pool[i % fx.pool.size()]);
     inputs.limit = 2;
-    check_parsed(s);
-    check_parameter_count(s, inputs.parameters);
-    check_literal_numbers(s);
-    check_where(s, inputs.parameters);
-    check_update_clauses(s, inputs.parameters);
+    check_statement(s, inputs.parameters);
     if (const auto* select = std::get_if<partiql::Select>(&s.body)) {
       (void)translate_select(s, *select, fx.table, inputs);
       for (std::string_view one_item : {kBatchSelectKey, kTransactionSelectKey}) {
