@@ -74,7 +74,8 @@ PreparedStatementBatch prepare_statement_batch(Store& store, const Scope& scope,
                                    : std::move(e);
       continue;
     }
-    const bool read = parsed[i]->kind() == partiql::StatementKind::Select;
+    // (A SELECT read as an expression around it is a read too: DynamoDB Local.)
+    const bool read = parsed[i]->kind() == partiql::StatementKind::Select || parsed[i]->wrapped_select;
     if (reads && *reads != read) {
       throw ApiError::validation("Read and write requests together in the same batch is not supported.");
     }

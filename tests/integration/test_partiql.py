@@ -866,6 +866,10 @@ def test_select_without_where(dynamodb, t, tail, single, transaction):
     stmt = "SELECT * FROM %s %s" % (q(t.h), tail)
     expect_error(lambda: run(dynamodb, stmt), "ValidationException", single)
     expect_error(lambda: et(dynamodb, [stmt]), "ValidationException", transaction)
+    # A batch counts it among its reads.
+    if "Typed" not in single:
+        responses = bes(dynamodb, ["SELECT * FROM %s WHERE pk = 'p'" % q(t.h), stmt])
+        assert responses[1]["Error"]["Message"] == single
 
 
 # EXISTS on an index is refused in words of its own (a SELECT's: test_transaction_validation).
