@@ -287,7 +287,7 @@ class Parser {
   // alias (`FROM t x = 1`), PartiQL reads an expression around the SELECT;
   // without one (`FROM t = 1`), a source it does not take (DynamoDB Local's
   // answers). The rest is parsed for its grammar.
-  bool wrapped_select() {
+  bool parse_wrapped_select() {
     const std::size_t alias = keyword("AS") ? 1 : 0;
     if (is_name(peek(alias)) && continues_expression(alias + 1)) {
       if (alias) take();
@@ -326,7 +326,7 @@ class Parser {
     if (s.from.empty_component) refuse(std::string(kEmptyPathComponent));
     if (peek().kind == TokenKind::Comma)
       throw ApiError::validation("Only select from a single table or index is supported.");
-    if (wrapped_select()) return;
+    if (parse_wrapped_select()) return;
     skip_alias();
     s.where = where();
     if (accept_keyword("ORDER")) {

@@ -86,22 +86,22 @@ std::vector<bool> in_update_values(const Statement& s) {
 
 }  // namespace
 
-void check_literal_numbers(const Statement& s, const Parameters& parameters) {
+void check_values_in_order(const Statement& s, const Parameters& parameters) {
   const std::vector<bool> skipped = in_update_values(s);
-  std::vector<NodeId> numbers;
+  std::vector<NodeId> values;  // number literals and parameters
   for (NodeId id = 0; id < s.nodes.size(); ++id) {
     const NodeKind kind = s.node(id).kind;
-    if ((kind == NodeKind::Number || kind == NodeKind::Parameter) && !skipped[id]) numbers.push_back(id);
+    if ((kind == NodeKind::Number || kind == NodeKind::Parameter) && !skipped[id]) values.push_back(id);
   }
-  std::sort(numbers.begin(), numbers.end(), [&](NodeId a, NodeId b) {
+  std::sort(values.begin(), values.end(), [&](NodeId a, NodeId b) {
     const Position& x = s.node(a).pos;
     const Position& y = s.node(b).pos;
     return std::pair(x.line, x.column) < std::pair(y.line, y.column);
   });
-  for (NodeId id : numbers) {
+  for (NodeId id : values) {
     const Node& n = s.node(id);
     if (n.kind == NodeKind::Parameter) {
-      if (n.parameter >= parameters.size()) check_parameter_count(s, parameters);
+      if (n.parameter >= parameters.size()) parameters_do_not_match();
       continue;
     }
     auto parsed = Number::parse(n.text);
@@ -121,10 +121,9 @@ void check_parsed(const Statement& s) {
 
 void check_statement(const Statement& s, const Parameters& parameters) {
   check_parsed(s);
-  check_literal_numbers(s, parameters);
+  check_values_in_order(s, parameters);
   check_where(s, parameters);
   check_update_clauses(s, parameters);
-  check_parameter_count(s, parameters);
   check_table_name(s);
 }
 

@@ -8,7 +8,7 @@
 //     nothing: its list is not looked at), and no two of its paths overlap
 //     (`SELECT m.s, m`: "Two document paths overlap ...; path one: [m], path
 //     two: [m, s]").
-// Then (check_literal_numbers) the statement's values are taken in its order,
+// Then (check_values_in_order) the statement's values are taken in its order,
 // as they are converted: the first number literal that does not convert (the
 // number errors "... under root[1]", and a negative zero written as a decimal
 // or float (-0.0, -0e0; -0 is an integer and fine): "Negative zero decimal is
@@ -26,8 +26,10 @@ namespace dynamod::partiql {
 void check_parsed(const Statement& s);
 
 // Every check made before the table is looked up, in DynamoDB Local's order:
-// check_parsed, the values (check_literal_numbers), the WHERE clause, an
-// UPDATE's SET actions, a surplus of parameters, the table name.
+// check_parsed, the values (check_values_in_order), the WHERE clause, an
+// UPDATE's SET actions (their values taken as they are built), the table name.
+// Between them every `?` is taken: more parameters than placeholders are
+// accepted.
 void check_statement(const Statement& s, const Parameters& parameters);
 
 // An UPDATE's or DELETE's table named "": refused once the statement's own
@@ -35,7 +37,7 @@ void check_statement(const Statement& s, const Parameters& parameters);
 // refusal of the parser's; DynamoDB Local).
 void check_table_name(const Statement& s);
 
-void check_literal_numbers(const Statement& s, const Parameters& parameters);
+void check_values_in_order(const Statement& s, const Parameters& parameters);
 
 // The WHERE clause (of a SELECT, UPDATE, DELETE or EXISTS) checked as its
 // condition is built, with the parameters: operand types, BETWEEN bounds,

@@ -65,7 +65,7 @@ class Converter {
     }
   }
 
-  // (check_literal_numbers has checked every literal but an UPDATE's SET values.)
+  // (check_values_in_order has checked every literal but an UPDATE's SET values.)
   static AttributeValue number(const Node& n, const std::string& where) {
     auto parsed = Number::parse(n.text);
     if (!parsed.number) throw ApiError::validation(number_error(parsed.error, n.text).message() + " under " + where);
@@ -81,9 +81,7 @@ class Converter {
   }
 
   AttributeValue parameter(const Node& n) const {
-    if (n.parameter >= parameters_.size()) {
-      throw ApiError::validation("Number of parameters in request and statement don't match.");
-    }
+    if (n.parameter >= parameters_.size()) parameters_do_not_match();
     return parameters_[n.parameter];
   }
 
@@ -134,10 +132,8 @@ void negative_zero(const Node& literal, const std::string& place) {
   throw ApiError::validation("Negative zero decimal is not supported under key " + place + literal.pos.suffix());
 }
 
-void check_parameter_count(const Statement& s, const Parameters& parameters) {
-  if (parameters.size() < s.parameter_count) {
-    throw ApiError::validation("Number of parameters in request and statement don't match.");
-  }
+void parameters_do_not_match() {
+  throw ApiError::validation("Number of parameters in request and statement don't match.");
 }
 
 void misplaced_missing() { throw ApiError::validation("MISSING must be compared using IS operator"); }

@@ -13,9 +13,10 @@ namespace dynamod::partiql {
 
 using Parameters = std::vector<AttributeValue>;
 
-// "Number of parameters in request and statement don't match." when a `?`
-// has no parameter (more parameters than placeholders are accepted).
-void check_parameter_count(const Statement& s, const Parameters& parameters);
+// "Number of parameters in request and statement don't match.", for a `?`
+// the request has no parameter for (more parameters than placeholders are
+// accepted), named as the statement's values are taken in order.
+[[noreturn]] void parameters_do_not_match();
 
 // True for a node that denotes a value without reading an item: a literal, a
 // parameter, or a list, struct or bag of them.

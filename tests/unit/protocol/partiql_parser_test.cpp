@@ -23,7 +23,7 @@ std::string check_error(std::string_view text) {
   try {
     const Statement s = parse(text);
     check_parsed(s);
-    check_literal_numbers(s, {});
+    check_values_in_order(s, {});
   } catch (const ApiError& e) {
     return e.message();
   }

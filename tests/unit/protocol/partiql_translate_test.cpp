@@ -39,7 +39,7 @@ TableSchema hash_table() {
 Statement checked(std::string_view text, const Parameters& parameters = {}) {
   Statement s = parse(text);
   check_parsed(s);
-  check_literal_numbers(s, parameters);
+  check_values_in_order(s, parameters);
   return s;
 }
 
