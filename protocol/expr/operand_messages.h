@@ -7,8 +7,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "protocol/attribute_value.h"
+#include "protocol/expr/ast.h"
 
 namespace dynamod::expr {
 
@@ -30,6 +32,22 @@ inline std::optional<std::string> wrong_operand_type(std::optional<AttributeType
 
 inline std::string document_path_required(std::string_view op) {
   return "Operator or function requires a document path; operator or function: " + std::string(op);
+}
+
+// The message when a later operand is the document path the first one is
+// (`a = a`, `a IN (b, a)`, `contains(a, a)`), which the service refuses.
+inline std::optional<std::string> repeated_first_operand(const std::vector<const Operand*>& ops, std::string_view op) {
+  const Path* first = ops.front()->path();
+  if (!first) return std::nullopt;
+  for (std::size_t i = 1; i < ops.size(); ++i) {
+    const Path* other = ops[i]->path();
+    if (other && *other == *first) {
+      return "The first operand must be distinct from the remaining operands for this operator or function; "
+             "operator: " +
+             std::string(op) + ", first operand: " + first->bracket_list();
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace dynamod::expr

@@ -309,16 +309,7 @@ class Resolver {
   }
 
   void check_distinct(const std::vector<const Operand*>& ops, std::string_view op) const {
-    const Path* first = ops.front()->path();
-    if (!first) return;
-    for (std::size_t i = 1; i < ops.size(); ++i) {
-      const Path* other = ops[i]->path();
-      if (other && *other == *first) {
-        fail("The first operand must be distinct from the remaining operands for this operator or function; "
-             "operator: " +
-             std::string(op) + ", first operand: " + first->bracket_list());
-      }
-    }
+    if (auto message = repeated_first_operand(ops, op)) fail(*message);
   }
 
   FunctionCall resolve_call(std::uint32_t id) {

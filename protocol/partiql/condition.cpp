@@ -78,6 +78,10 @@ void require_path(const expr::Operand& o, std::string_view op) {
   if (!o.path()) fail(expr::document_path_required(op));
 }
 
+void check_distinct(const std::vector<const expr::Operand*>& ops, std::string_view op) {
+  if (auto message = expr::repeated_first_operand(ops, op)) fail(std::move(*message));
+}
+
 class Builder {
  public:
   Builder(const Statement& s, const Parameters& parameters) : s_(s), parameters_(parameters) {}
@@ -98,6 +102,7 @@ class Builder {
       case NodeKind::Compare: return compare(n);
       case NodeKind::Between: {
         expr::Between b{operand(n.children[0]), operand(n.children[1]), operand(n.children[2])};
+        check_distinct({&b.value, &b.lower, &b.upper}, "BETWEEN");
         for (const auto* o : {&b.value, &b.lower, &b.upper}) check_ordered(*o, "BETWEEN");
         // Bounds known before any item is read must be of one type and in order.
         if (b.lower.constant() && b.upper.constant()) {
@@ -108,6 +113,9 @@ class Builder {
       case NodeKind::In: {
         expr::In in{operand(n.children[0]), {}};
         for (std::size_t i = 1; i < n.children.size(); ++i) in.list.push_back(operand(n.children[i]));
+        std::vector<const expr::Operand*> ops{&in.value};
+        for (const auto& o : in.list) ops.push_back(&o);
+        check_distinct(ops, "IN");
         return negated(push({std::move(in)}), n.flag);
       }
       case NodeKind::Is: return is(n);
@@ -165,8 +173,9 @@ class Builder {
       return negated(push({expr::FunctionCondition{call(fn, true)}}), !expected);
     }
     expr::Comparison c{n.op, operand(n.children[0]), operand(n.children[1])};
+    const std::string_view op = expr::compare_op_text(n.op);
+    check_distinct({&c.lhs, &c.rhs}, op);
     if (!equality) {
-      const std::string_view op = expr::compare_op_text(n.op);
       check_ordered(c.lhs, op);
       check_ordered(c.rhs, op);
     }
@@ -174,24 +183,18 @@ class Builder {
   }
 
   std::uint32_t is(const Node& n) {
-    const Node& target = s_.node(n.children[0]);
-    if (target.kind != NodeKind::Path) {
-      fail(expr::document_path_required("IS"));
-    }
+    check_is(s_, n);
+    const NodeId target = n.children[0];
     expr::FunctionCall c;
     if (n.text == "MISSING") {
       c.kind = n.flag ? expr::FunctionKind::AttributeExists : expr::FunctionKind::AttributeNotExists;
-      c.args = {expr::Operand{target.path}};
+      // DynamoDB Local names attribute_not_exists for a literal IS NOT MISSING too.
+      if (s_.node(target).kind != NodeKind::Path) fail(expr::document_path_required("attribute_not_exists"));
+      c.args = {operand(target)};
       return push({expr::FunctionCondition{std::move(c)}});
     }
-    auto type = is_type(n.text);
-    if (!type) {
-      fail("Unsupported data type for IS operator: " + n.text +
-           ". Supported data types are [MISSING, NULL, BOOLEAN, BLOB, STRING, NUMERIC, STRUCT, TUPLE, LIST]" +
-           n.pos.suffix());
-    }
     c.kind = expr::FunctionKind::AttributeType;
-    c.args = {expr::Operand{target.path}, expr::Operand{AttributeValue::string(std::string(type_name(*type)))}};
+    c.args = {operand(target), expr::Operand{AttributeValue::string(std::string(type_name(*is_type(n.text))))}};
     return negated(push({expr::FunctionCondition{std::move(c)}}), n.flag);
   }
 
@@ -213,6 +216,7 @@ class Builder {
       case expr::FunctionKind::AttributeNotExists: require_path(c.args[0], name); break;
       case expr::FunctionKind::AttributeType:
         require_path(c.args[0], name);
+        check_distinct({&c.args[0], &c.args[1]}, name);
         check_type(c.args[1], name, {AttributeType::S});
         if (const auto* t = c.args[1].constant(); t && !expr::parse_type_name(t->as_string())) {
           fail("Invalid attribute type name found; type: " + t->as_string() +
@@ -220,6 +224,7 @@ class Builder {
         }
         break;
       case expr::FunctionKind::BeginsWith:
+        check_distinct({&c.args[0], &c.args[1]}, name);
         check_type(c.args[0], name, {AttributeType::S, AttributeType::B});
         check_type(c.args[1], name, {AttributeType::S, AttributeType::B});
         break;
@@ -228,6 +233,7 @@ class Builder {
                    {AttributeType::S, AttributeType::B, AttributeType::SS, AttributeType::NS, AttributeType::BS,
                     AttributeType::L, AttributeType::M});
         break;
+      case expr::FunctionKind::Contains: check_distinct({&c.args[0], &c.args[1]}, name); break;
       default: break;
     }
     return c;
@@ -254,6 +260,22 @@ void flatten_and(const Statement& s, NodeId id, std::vector<NodeId>& out) {
 }
 
 }  // namespace
+
+void check_is(const Statement& s, const Node& is) {
+  switch (s.node(is.children[0]).kind) {
+    case NodeKind::Path:
+    case NodeKind::String:
+    case NodeKind::Number:
+    case NodeKind::Boolean:
+    case NodeKind::Null: break;
+    default: fail("The left hand side argument to IS must be a Variable Reference, Literal, or Path");
+  }
+  if (is.text != "MISSING" && !is_type(is.text)) {
+    fail("Unsupported data type for IS operator: " + is.text +
+         ". Supported data types are [MISSING, NULL, BOOLEAN, BLOB, STRING, NUMERIC, STRUCT, TUPLE, LIST]" +
+         is.pos.suffix());
+  }
+}
 
 std::vector<NodeId> and_terms(const Statement& s, std::optional<NodeId> where) {
   std::vector<NodeId> out;

@@ -4,7 +4,7 @@
 //   functions (any case): attribute_exists, attribute_not_exists,
 //   attribute_type, begins_with, contains, size; a function compared with
 //   true/false; IS [NOT] MISSING / NULL / <type>; NOT, AND, OR, BETWEEN, IN,
-//   = <> != < <= > >=.
+//   = <> != < <= > >=; no operand repeating the first one's path (`a = a`).
 
 #include <optional>
 #include <vector>
@@ -13,6 +13,13 @@
 #include "protocol/partiql/values.h"
 
 namespace dynamod::partiql {
+
+// What IS may test (a path, or a literal of one value: 'x' IS STRING holds)
+// and for what (MISSING, NULL or a type DynamoDB has): "The left hand side
+// argument to IS must be a Variable Reference, Literal, or Path", "Unsupported
+// data type for IS operator: INTEGER. ...". DynamoDB Local checks these with
+// the statement's literals, in its order (check_values_in_order).
+void check_is(const Statement& s, const Node& is);
 
 // The top-level AND terms of a WHERE clause (none without one).
 std::vector<NodeId> and_terms(const Statement& s, std::optional<NodeId> where);

@@ -12,6 +12,34 @@ bool is_attribute(const Node& n, std::string_view name) {
   return n.kind == NodeKind::Path && n.path.steps.size() == 1 && n.path.root() == name;
 }
 
+bool is_key_path(const Node& operand, const KeyDef& key) {
+  return operand.kind == NodeKind::Path &&
+         (operand.path.root() == key.partition.name || (key.sort && operand.path.root() == key.sort->name));
+}
+
+// A key attribute among a test's operands; with `through_calls`, also as the
+// argument of an operand that is a function (size(sk)).
+bool has_key_operand(const Statement& s, const Node& n, const KeyDef& key, bool through_calls) {
+  return std::any_of(n.children.begin(), n.children.end(), [&](NodeId c) {
+    const Node& operand = s.node(c);
+    return is_key_path(operand, key) ||
+           (through_calls && operand.kind == NodeKind::Call && has_key_operand(s, operand, key, false));
+  });
+}
+
+bool tests_key(const Statement& s, NodeId term, const KeyDef& key, bool through_calls) {
+  const Node& n = s.node(term);
+  switch (n.kind) {
+    case NodeKind::Not: return tests_key(s, n.children[0], key, false);
+    case NodeKind::Compare:
+    case NodeKind::Call: return has_key_operand(s, n, key, through_calls);
+    case NodeKind::Between:
+    case NodeKind::In:
+    case NodeKind::Is: return has_key_operand(s, n, key, false);
+    default: return false;
+  }
+}
+
 std::optional<AttributeValue> typed_constant(const Statement& s, NodeId id, const KeyElement& key,
                                              const Parameters& parameters) {
   if (!is_constant(s, id)) return std::nullopt;
@@ -138,23 +166,7 @@ std::optional<std::vector<AttributeValue>> key_in_list(const Statement& s, NodeI
   return values;
 }
 
-bool tests_key_attribute(const Statement& s, NodeId term, const KeyDef& key) {
-  const Node& n = s.node(term);
-  switch (n.kind) {
-    case NodeKind::Not: return tests_key_attribute(s, n.children[0], key);
-    case NodeKind::Compare:
-    case NodeKind::Between:
-    case NodeKind::In:
-    case NodeKind::Is:
-    case NodeKind::Call:
-      return std::any_of(n.children.begin(), n.children.end(), [&](NodeId c) {
-        const Node& operand = s.node(c);
-        return operand.kind == NodeKind::Path &&
-               (operand.path.root() == key.partition.name || (key.sort && operand.path.root() == key.sort->name));
-      });
-    default: return false;
-  }
-}
+bool tests_key_attribute(const Statement& s, NodeId term, const KeyDef& key) { return tests_key(s, term, key, true); }
 
 bool pins_attribute(const Statement& s, NodeId where, std::string_view attribute) {
   const Node& n = s.node(where);

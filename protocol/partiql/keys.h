@@ -28,6 +28,9 @@ std::optional<std::vector<AttributeValue>> key_in_list(const Statement& s, NodeI
 // A term that tests a key attribute of `key` itself (sk <> 1, NOT sk > 1,
 // begins_with(pk, ..)), not inside an OR: a Query's filter may not, so a
 // SELECT with one left over after its key condition is a Scan (DynamoDB Local).
+// A comparison or a function also tests a key through size() (size(sk) = 2,
+// contains(a, size(sk))); under NOT, BETWEEN or IN only the key itself counts
+// (NOT size(sk) = 2 and size(sk) BETWEEN 1 AND 2 leave a Query; DynamoDB Local).
 bool tests_key_attribute(const Statement& s, NodeId term, const KeyDef& key);
 
 // Whether every way the WHERE clause can hold fixes `attribute` by = or IN

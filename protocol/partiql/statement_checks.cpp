@@ -88,10 +88,11 @@ std::vector<bool> in_update_values(const Statement& s) {
 
 void check_values_in_order(const Statement& s, const Parameters& parameters) {
   const std::vector<bool> skipped = in_update_values(s);
-  std::vector<NodeId> values;  // number literals and parameters
+  std::vector<NodeId> values;  // number literals, parameters and IS tests
   for (NodeId id = 0; id < s.nodes.size(); ++id) {
     const NodeKind kind = s.node(id).kind;
-    if ((kind == NodeKind::Number || kind == NodeKind::Parameter) && !skipped[id]) values.push_back(id);
+    const bool taken = kind == NodeKind::Number || kind == NodeKind::Parameter || kind == NodeKind::Is;
+    if (taken && !skipped[id]) values.push_back(id);
   }
   std::sort(values.begin(), values.end(), [&](NodeId a, NodeId b) {
     const Position& x = s.node(a).pos;
@@ -102,6 +103,10 @@ void check_values_in_order(const Statement& s, const Parameters& parameters) {
     const Node& n = s.node(id);
     if (n.kind == NodeKind::Parameter) {
       if (n.parameter >= parameters.size()) parameters_do_not_match();
+      continue;
+    }
+    if (n.kind == NodeKind::Is) {
+      check_is(s, n);
       continue;
     }
     auto parsed = Number::parse(n.text);

@@ -14,7 +14,9 @@
 // or float (-0.0, -0e0; -0 is an integer and fine): "Negative zero decimal is
 // not supported under key root.1 at 1:67:3"), or the first `?` the request
 // has no parameter for ("Number of parameters in request and statement don't
-// match.") - but an UPDATE's SET values, which are taken as its actions are
+// match."), or the first IS that tests what is no path or literal (`[1] IS
+// NULL`) or for a type DynamoDB does not have (`a IS INT`; condition.h's
+// check_is) - but an UPDATE's SET values, which are taken as its actions are
 // built, after the WHERE clause and its operands (`SET a = set_add(a, 'x'),
 // b = ?` names set_add).
 

@@ -360,6 +360,152 @@ def test_select_scan_with_filter(dynamodb, t):
     assert sorted(it["pk"]["S"] for it in items) == sorted([keys[0], keys[2]])
 
 
+# A WHERE clause that fixes the partition key reads as a Query, its other terms the filter; a Query's
+# filter may not test a key attribute of what it reads, so a term that does (sk <> 5; a comparison or a
+# function of size(sk) or size(pk); on an index, the index's keys) makes the SELECT a Scan with the whole
+# clause as its filter, and Limit counts the items of other partitions too. Under NOT, BETWEEN or IN,
+# size() of a key leaves a Query (DynamoDB Local; the documentation is silent).
+@pytest.mark.parametrize("source,where,matches,scan", [
+    ("r", "pk = ? AND sk <> 5", 1, True),
+    ("r", "pk = ? AND size(sk) = 2", 0, True),
+    ("r", "pk = ? AND 2 < size(sk)", 0, True),
+    ("r", "pk = ? AND contains(v, size(sk))", 0, True),
+    ("r", "pk = ? AND size(pk) = 2", 0, True),
+    ("r", "pk = ? AND size(v) = 3", 1, False),
+    ("r", "pk = ? AND NOT size(sk) = 2", 1, False),
+    ("r", "pk = ? AND size(sk) BETWEEN 1 AND 2", 0, False),
+    ("r", "pk = ? AND size(sk) IN [1, 2]", 0, False),
+    ("idx.lsi1", "pk = ? AND size(lsk) = 2", 0, True),
+    ("idx.lsi1", "pk = ? AND size(sk) = 2", 1, False),
+], ids=["sort-not-equal", "size-of-sort", "size-of-sort-right", "size-in-function", "size-of-partition",
+        "size-of-other", "not-size", "size-between", "size-in", "lsi-size-of-its-sort", "lsi-size-of-table-sort"])
+def test_select_filter_testing_a_key_is_a_scan(dynamodb, t, source, where, matches, scan):
+    table, _, index = source.partition(".")
+    k = uid("kscan")
+    for i in range(6):  # other partitions, which a Scan reads and a Query does not
+        item = {"pk": S("%s-other%d" % (k, i)), "sk": S("ab") if table == "idx" else N("1"), "lsk": N("1")}
+        put(dynamodb, getattr(t, table), item)
+    if table == "idx":
+        put(dynamodb, t.idx, {"pk": S(k), "sk": S("ab"), "lsk": N("1")})
+    else:
+        put(dynamodb, t.r, {"pk": S(k), "sk": N("1"), "v": S("abc")})
+    stmt = "SELECT * FROM %s%s WHERE %s" % (q(getattr(t, table)), '."%s"' % index if index else "", where)
+    first_page = run(dynamodb, stmt, Parameters=[S(k)], Limit=5)
+    assert ("NextToken" in first_page) == scan
+    if not scan:
+        assert len(first_page["Items"]) == matches
+    items, _ = select_all(dynamodb, stmt, Parameters=[S(k)])
+    assert [it["pk"] for it in items] == [S(k)] * matches
+
+
+# The first operand of a comparison, BETWEEN, IN, contains, begins_with or attribute_type may not be
+# repeated by the others (as in a ConditionExpression): checked as the WHERE clause is built, in its order,
+# in every statement that has one (DynamoDB Local; the service's expression rule).
+DISTINCT = ("The first operand must be distinct from the remaining operands for this operator or function; "
+            "operator: %s, first operand: %s")
+
+
+@pytest.mark.parametrize("statement,message", [
+    ("SELECT * FROM TBL WHERE pk = 'p' AND a = a", DISTINCT % ("=", "[a]")),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND a <> a", DISTINCT % ("<>", "[a]")),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND a < a", DISTINCT % ("<", "[a]")),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND a.b[1] = a.b[1]", DISTINCT % ("=", "[a, b, [1]]")),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND a.b = a.\"b\"", DISTINCT % ("=", "[a, b]")),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND NOT a = a", DISTINCT % ("=", "[a]")),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND a BETWEEN 1 AND a", DISTINCT % ("BETWEEN", "[a]")),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND a IN [1, a]", DISTINCT % ("IN", "[a]")),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND contains(a, a)", DISTINCT % ("contains", "[a]")),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND begins_with(a, a)", DISTINCT % ("begins_with", "[a]")),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND attribute_type(a, a)", DISTINCT % ("attribute_type", "[a]")),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND contains(a, 'x') = true AND contains(a, a) = true",
+     DISTINCT % ("contains", "[a]")),
+    ("SELECT * FROM TBL WHERE pk = pk", DISTINCT % ("=", "[pk]")),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND a > [1] AND a = a",
+     "Incorrect operand type for operator or function; operator or function: >, operand type: L"),
+    ("UPDATE TBL SET a = 1 WHERE pk = 'p' AND sk = 1 AND a = a", DISTINCT % ("=", "[a]")),
+    ("DELETE FROM TBL WHERE pk = 'p' AND sk = 1 AND contains(a, a)", DISTINCT % ("contains", "[a]")),
+], ids=["eq", "ne", "lt", "nested", "quoted", "under-not", "between", "in", "contains", "begins-with",
+        "attribute-type", "function-compared", "key", "earlier-error-first", "update", "delete"])
+def test_where_operands_distinct(dynamodb, t, statement, message):
+    expect_error(lambda: run(dynamodb, statement.replace("TBL", q(t.r))), "ValidationException", message)
+
+
+# Operands that are equal but not one path are fine.
+@pytest.mark.parametrize("where", ["size(a) = size(a)", "a.b = a.c", "1 = 1"])
+def test_where_equal_operands_that_are_no_repeated_path(dynamodb, t, where):
+    k = uid("same")
+    put(dynamodb, t.r, {"pk": S(k), "sk": N("1"), "a": {"M": {"b": S("x")}}})
+    items = run(dynamodb, "SELECT pk FROM %s WHERE pk = ? AND %s" % (q(t.r), where), Parameters=[S(k)])["Items"]
+    assert len(items) == (0 if where == "a.b = a.c" else 1)
+
+
+# IS tests a path or a literal of one value: a literal is of its own type ('x' IS STRING holds for every
+# item). IS MISSING of a literal needs a document path (named attribute_not_exists, IS NOT MISSING too).
+# (DynamoDB Local; the documentation shows IS only on paths.)
+@pytest.mark.parametrize("cond,match", [
+    ("'x' IS STRING", True), ("'x' IS NOT STRING", False), ("2 IS NUMERIC", True), ("-1 IS NUMERIC", True),
+    ("true IS BOOLEAN", True), ("NULL IS NULL", True), ("NULL IS NOT NULL", False), ("'x' IS NULL", False),
+    ("1 IS NOT NULL", True), ("'x' IS BLOB", False), ("'x' IS LIST", False),
+])
+def test_select_is_of_a_literal(dynamodb, t, cond, match):
+    k = uid("islit")
+    put(dynamodb, t.r, {"pk": S(k), "sk": N("1")})
+    items = run(dynamodb, "SELECT pk FROM %s WHERE pk = ? AND %s" % (q(t.r), cond), Parameters=[S(k)])["Items"]
+    assert items == ([{"pk": S(k)}] if match else [])
+
+
+IS_LHS = "The left hand side argument to IS must be a Variable Reference, Literal, or Path"
+IS_INT = ("Unsupported data type for IS operator: INTEGER. Supported data types are [MISSING, NULL, BOOLEAN, "
+          "BLOB, STRING, NUMERIC, STRUCT, TUPLE, LIST] at 1:{IS}:2")  # {IS}: the column of IS
+
+
+# What IS tests and the type it names are checked with the statement's literals and parameters, in its
+# order (before the table is looked for, before operand types); a literal's IS MISSING when the WHERE
+# clause is built (DynamoDB Local).
+@pytest.mark.parametrize("statement,params,message", [
+    ("SELECT * FROM TBL WHERE pk = 'p' AND [1] IS NULL", None, IS_LHS),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND {'a': 1} IS MISSING", None, IS_LHS),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND <<1>> IS MISSING", None, IS_LHS),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND MISSING IS MISSING", None, IS_LHS),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND size(a) IS NOT NULL", None, IS_LHS),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND (a = 1) IS NULL", None, IS_LHS),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND ? IS NULL", [S("x")], IS_LHS),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND NOT ([1] IS NULL)", None, IS_LHS),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND ([1] IS NULL OR a = 1)", None, IS_LHS),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND 'x' IS MISSING",
+     None, "Operator or function requires a document path; operator or function: attribute_not_exists"),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND true IS NOT MISSING",
+     None, "Operator or function requires a document path; operator or function: attribute_not_exists"),
+    # In order: an IS before a missing parameter, a bad number, an operand type or a repeated operand...
+    ("SELECT * FROM TBL WHERE pk = 'p' AND [1] IS NULL AND a = ?", None, IS_LHS),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND a IS INT AND a = ?", None, IS_INT),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND [1] IS NULL AND a = -0.0", None, IS_LHS),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND a < [1] AND [1] IS NULL", None, IS_LHS),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND a = a AND a IS INT", None, IS_INT),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND a = a AND (a = 1) IS NULL", None, IS_LHS),
+    ("SELECT * FROM TBL WHERE pk = 1 AND [1] IS NULL", None, IS_LHS),
+    ("SELECT * FROM nope WHERE pk = 'p' AND [1] IS NULL", None, IS_LHS),
+    ("UPDATE TBL SET a = ? WHERE pk = 'p' AND sk = 1 AND [1] IS NULL", None, IS_LHS),
+    ("DELETE FROM TBL WHERE pk = 'p' AND sk = 1 AND [1] IS NULL", None, IS_LHS),
+    # ... and after one that comes first.
+    ("SELECT * FROM TBL WHERE pk = 'p' AND a = ? AND [1] IS NULL", None,
+     "Number of parameters in request and statement don't match."),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND a IS INT AND [1] IS NULL", None, IS_INT),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND 'x' IS MISSING AND a = a",
+     None, "Operator or function requires a document path; operator or function: attribute_not_exists"),
+    ("SELECT * FROM TBL WHERE pk = 'p' AND a = a AND 'x' IS MISSING", None, DISTINCT % ("=", "[a]")),
+], ids=["list", "struct", "bag", "missing", "function", "comparison", "parameter", "under-not", "under-or",
+        "literal-missing", "literal-not-missing", "before-parameter", "type-before-parameter",
+        "before-negative-zero", "before-operand-type", "type-before-distinct", "before-distinct", "before-key-type",
+        "before-table", "update", "delete", "parameter-first", "type-first", "literal-missing-first",
+        "distinct-first"])
+def test_is_operand_errors(dynamodb, t, statement, params, message):
+    kw = {"Parameters": params} if params else {}
+    statement = statement.replace("TBL", q(t.r))
+    message = message.replace("{IS}", str(statement.find(" IS INT") + 2))
+    expect_error(lambda: run(dynamodb, statement, **kw), "ValidationException", message)
+
+
 # Condition functions and IS predicates in WHERE (function names are case-insensitive).
 @pytest.mark.parametrize("cond,match", [
     ("attribute_exists(ss)", True), ("attribute_exists(nope)", False), ("attribute_not_exists(nope)", True),
@@ -504,10 +650,13 @@ COND_TYPE = INVALID + "Condition parameter type does not match schema type"
     ("idx", "pk = 'p' AND sk <> 1 AND gpk.a = 1", KEY_PATH % "IndexKey: gpk"),
     ("idx.\"lsi1\"", "pk = 'p' AND lsk <> 'x' AND sk[0] = 'y'", KEY_PATH % "Key: sk"),
     ("idx", "pk = 1 AND gpk.a = 1", KEY_TYPE % "pk"),
+    # size(sk) compared makes a Scan, whose filter names the key's type; under NOT the Query's key is named.
+    ("r", "pk = 1 AND size(sk) = 2", COND_TYPE),
+    ("r", "pk = 1 AND NOT size(sk) = 2", KEY_TYPE % "pk"),
 ], ids=["ne", "not-eq", "or", "scan-range", "in-first-value", "second-range", "before-key-condition",
         "is-numeric", "is-not-null", "attribute-type", "partition-again", "contains", "gsi-table-key", "lsi-key",
         "partition-is-null", "sort-is-null", "partition-in", "key-condition", "key-path-first",
-        "key-path-first-lsi", "query-key-before-path"])
+        "key-path-first-lsi", "query-key-before-path", "size-of-key-scan", "not-size-of-key-query"])
 def test_select_key_condition_types(dynamodb, t, table, where, message):
     name = table.split(".")
     source = q(getattr(t, name[0])) + ("." + name[1] if len(name) > 1 else "")

@@ -101,9 +101,20 @@ TEST_CASE("partiql translate: a partition-key equality is a Query, anything else
                            "SELECT * FROM t WHERE pk = 'a' AND NOT sk > 1", "SELECT * FROM t WHERE pk = 'a' AND sk IN [1]",
                            "SELECT * FROM t WHERE pk = 'a' AND sk > 1 AND sk < 3",
                            "SELECT * FROM t WHERE pk = 'a' AND begins_with(pk, 'a')",
-                           "SELECT * FROM t WHERE pk IN ['a', 'b'] AND pk = 'a'"}) {
+                           "SELECT * FROM t WHERE pk IN ['a', 'b'] AND pk = 'a'",
+                           "SELECT * FROM t WHERE pk = 'a' AND size(sk) = 2",
+                           "SELECT * FROM t WHERE pk = 'a' AND 2 < size(pk)",
+                           "SELECT * FROM t WHERE pk = 'a' AND contains(a, size(sk))"}) {
     CAPTURE(scan);
     CHECK_FALSE(select(scan, t).spec.key_condition);
+  }
+  // size() of a key under NOT, BETWEEN or IN leaves a Query.
+  for (const char* query : {"SELECT * FROM t WHERE pk = 'a' AND NOT size(sk) = 2",
+                            "SELECT * FROM t WHERE pk = 'a' AND size(sk) BETWEEN 1 AND 2",
+                            "SELECT * FROM t WHERE pk = 'a' AND size(sk) IN [1, 2]",
+                            "SELECT * FROM t WHERE pk = 'a' AND size(a) = 2"}) {
+    CAPTURE(query);
+    CHECK(select(query, t).spec.key_condition);
   }
   // An OR of sort-key tests is the filter's, and a repeated equality changes nothing.
   CHECK(select("SELECT * FROM t WHERE pk = 'a' AND (sk = 1 OR sk = 2)", t).spec.key_condition);
