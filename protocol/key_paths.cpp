@@ -56,10 +56,13 @@ constexpr std::string_view kNotScalar =
     "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: ";
 }  // namespace
 
-bool is_index_key_path_error(const ApiError& e) {
-  return e.code() == ErrorCode::ValidationException && e.message().starts_with(kNotScalar) &&
-         e.message().substr(kNotScalar.size()).starts_with("IndexKey: ");
+bool is_key_path_error(const ApiError& e) {
+  if (e.code() != ErrorCode::ValidationException || !e.message().starts_with(kNotScalar)) return false;
+  const std::string_view key = std::string_view(e.message()).substr(kNotScalar.size());
+  return key.starts_with("Key: ") || key.starts_with("IndexKey: ");
 }
+
+std::string key_path_message(std::string_view key) { return std::string(kNotScalar) + std::string(key); }
 
 void check_whole_key_paths(const TableSchema& table, const PathList& paths) {
   auto nested_under = [&](const std::string& name) {
@@ -67,7 +70,7 @@ void check_whole_key_paths(const TableSchema& table, const PathList& paths) {
                        [&](const expr::Path* p) { return nested(p) && p->root() == name; });
   };
   auto refuse = [](const char* kind, const std::string& name) {
-    throw ApiError::validation(std::string(kNotScalar) + kind + ": " + name);
+    throw ApiError::validation(key_path_message(std::string(kind) + ": " + name));
   };
   if (std::none_of(paths.begin(), paths.end(), nested)) return;
   if (nested_under(table.key.partition.name)) refuse("Key", table.key.partition.name);

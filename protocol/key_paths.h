@@ -3,6 +3,8 @@
 // key attribute is only ever read or written whole.
 
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "protocol/api_error.h"
@@ -23,8 +25,11 @@ void collect_paths(const expr::Condition& condition, PathList& out);
 // key and each global index's keys ("... IndexKey: gsk").
 void check_whole_key_paths(const TableSchema& table, const PathList& paths);
 
-// Whether `e` is that refusal for an index's key ("... IndexKey: gsk").
-bool is_index_key_path_error(const ApiError& e);
+// Whether `e` is that refusal ("... Key: pk", "... IndexKey: gsk").
+bool is_key_path_error(const ApiError& e);
+
+// The refusal's text naming `key` ("Key: pk", or PartiQL EXISTS's "Key pk").
+std::string key_path_message(std::string_view key);
 
 // The same check on a condition or a projection, made before anything else
 // about the key or the item (an update's own paths are checked once its

@@ -86,9 +86,11 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
     t.writes.digest = digest_of(request);
   }
   std::set<std::pair<std::uint32_t, std::string>> items;
-  // A path into an index key is refused once every statement has passed its own
-  // checks, without a statement's place (DynamoDB Local): the first one found.
-  std::optional<ApiError> index_key_path;
+  // A path into a key (the table's or an index's) is refused once every
+  // statement has passed its own checks, without a statement's place, unless
+  // a key's type cancels the transaction first (DynamoDB Local): the first
+  // one found. (EXISTS refuses a path into the table's key as its own error.)
+  std::optional<ApiError> key_path;
   std::optional<ApiError> empty_read_key;
   for (std::size_t i = 0; i < parsed.size(); ++i) {
     const partiql::Statement& s = parsed[i];
@@ -115,6 +117,7 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
       // TransactGetItems finds it (DynamoDB Local).
       if (t.reads && partiql::is_key_error(e)) {
         t.read_failure = read_cancelled(parsed.size(), i, e);
+        key_path.reset();
         break;
       }
       if (t.reads && is_empty_key_error(e)) {
@@ -135,14 +138,15 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
         failed.validation_error = std::move(e);
         t.writes.actions.push_back(std::move(failed));
         for (std::size_t rest = i + 1; rest < parsed.size(); ++rest) {
-          PreparedTransaction::Action unchecked;
-          unchecked.kind = action_kind(parsed[rest].kind());
-          t.writes.actions.push_back(std::move(unchecked));
+          t.writes.actions.push_back(PreparedTransaction::Action{.kind = action_kind(parsed[rest].kind())});
         }
+        key_path.reset();
         break;
       }
-      if (!is_index_key_path_error(e)) throw ApiError::validation(prefix(i) + e.message());
-      if (!index_key_path) index_key_path = std::move(e);
+      if (!is_key_path_error(e)) throw ApiError::validation(prefix(i) + e.message());
+      if (!key_path) key_path = std::move(e);
+      // (Its place among the reasons, should a later key cancel the transaction.)
+      if (!t.reads) t.writes.actions.push_back(PreparedTransaction::Action{.kind = action_kind(s.kind())});
     }
     // (After the statement's own errors, DELETE's invalid RETURNING among them.)
     if (s.returning())
@@ -168,7 +172,7 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
     action.del = std::move(prepared->del);
     t.writes.actions.push_back(std::move(action));
   }
-  if (index_key_path) throw std::move(*index_key_path);
+  if (key_path) throw std::move(*key_path);
   if (!t.read_failure) t.read_failure = std::move(empty_read_key);
   return t;
 }

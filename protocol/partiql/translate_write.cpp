@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "protocol/expr/operand_messages.h"
+#include "protocol/key_paths.h"
 #include "protocol/partiql/condition.h"
 #include "protocol/partiql/key_types.h"
 #include "protocol/partiql/keys.h"
@@ -249,7 +250,16 @@ WritePlan check(const Statement& s, const Exists& e, const TableSchema& table, c
   const std::string message = "EXISTS() must contain a single item read with additional condition";
   // (A SELECT's words differ: partiql_transaction_ops.)
   if (e.select.from.index) fail("Operations on indices are not supported in transactions");
-  auto key = split_key_terms(s, and_terms(s, e.select.where), table.key, inputs.parameters, false);
+  const std::vector<NodeId> terms = and_terms(s, e.select.where);
+  // A path into the table's key, the first in the statement's order, before
+  // the key itself is looked at: worded "Key pk" (DynamoDB Local; it does not
+  // look for paths into an index's keys here).
+  for (const expr::Path* p : condition_paths(s, terms)) {
+    const bool key_attribute =
+        p->root() == table.key.partition.name || (table.key.sort && p->root() == table.key.sort->name);
+    if (key_attribute && p->steps.size() > 1) fail(key_path_message("Key " + p->root()));
+  }
+  auto key = split_key_terms(s, terms, table.key, inputs.parameters, false);
   if (!key || key->rest.empty()) fail(message);
   check_named_key(key->key, table.key);
   DeleteItemRequest request;

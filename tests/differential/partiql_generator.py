@@ -116,6 +116,13 @@ class PartiqlRequests:
         if depth < 2 and roll < 0.17:
             return "NOT %s" % self.condition(statement, depth + 1)
         path = self.path()
+        if roll < 0.185:  # now and then the first operand repeated (refused)
+            return self.rng.choice(["%s = %s", "contains(%s, %s)", "%s IN [1, %s]", "size(%s) > size(%s)"]) % (
+                path, path)
+        if roll < 0.2:  # IS of a literal, or of what IS may not test
+            return "%s IS %s%s" % (self.rng.choice(["'x'", "1", "true", "NULL", "[1]", "size(%s)" % path]),
+                                   self.rng.choice(["", "NOT "]),
+                                   self.rng.choice(["MISSING", "NULL", "STRING", "NUMERIC", "INT"]))
         kind = self.rng.choice(["exists", "not_exists", "missing", "not_missing", "compare", "compare", "between",
                                 "in", "begins_with", "contains", "size", "type", "is_null"])
         if kind == "exists":

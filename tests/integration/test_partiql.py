@@ -1502,8 +1502,8 @@ def test_batch_and_transaction_select_key_paths(dynamodb, t):
     expect_error(lambda: et(dynamodb, [stmt]), "ValidationException", KEY_PATH % "IndexKey: gpk")
     stmt = "SELECT sk[0] FROM %s WHERE pk = 'p' AND sk = 's'" % q(t.idx)
     assert bes(dynamodb, [stmt])[0]["Error"] == {"Code": "ValidationError", "Message": KEY_PATH % "Key: sk"}
-    expect_error(lambda: et(dynamodb, [stmt]), "ValidationException",
-                 "Validation failed in TransactStatements[0]: " + KEY_PATH % "Key: sk")
+    # (Unprefixed in a transaction, as a write's path into a key: test_transaction_key_path_last.)
+    expect_error(lambda: et(dynamodb, [stmt]), "ValidationException", KEY_PATH % "Key: sk")
 
 
 # Per-member error messages (pinned against the service).
@@ -1874,6 +1874,60 @@ def test_transaction_index_key_path_last(dynamodb, t):
                                        "SELECT pk, pk FROM %s WHERE pk = 'x' AND sk = 't'" % q(t.idx)]),
                  "ValidationException",
                  "Validation failed in TransactStatements[1]: Duplicate identifiers in select clause: pk")
+
+
+# A write's path into the table's key is refused as one into an index's key: after every statement's
+# own errors, without a statement's place, the first one found; a later statement's key of the wrong
+# type cancels the transaction instead, with a reason for every statement (DynamoDB Local).
+RETURNING_SECOND = "Validation failed in TransactStatements[1]: RETURNING clause is not supported in ExecuteTransaction."
+
+
+@pytest.mark.parametrize("statements,outcome", [
+    (["DELETE FROM IDX WHERE pk = 'x' AND sk = 's' AND sk.a IS MISSING",
+      "DELETE FROM IDX WHERE pk = 'y' AND sk = 's' RETURNING ALL OLD *"], RETURNING_SECOND),
+    (["UPDATE IDX SET a = 1 WHERE pk = 'x' AND sk = 's' AND pk.a IS MISSING",
+      "DELETE FROM IDX WHERE pk = 'y' AND sk = 's' RETURNING ALL OLD *"], RETURNING_SECOND),
+    (["DELETE FROM IDX WHERE pk = 'x' AND sk = 's' AND sk.a IS MISSING",
+      "DELETE FROM IDX WHERE pk = 'y' AND sk = 's' AND gpk.a IS MISSING"], KEY_PATH % "Key: sk"),
+    (["DELETE FROM IDX WHERE pk = 'y' AND sk = 's' AND gpk.a IS MISSING",
+      "DELETE FROM IDX WHERE pk = 'x' AND sk = 's' AND sk.a IS MISSING"], KEY_PATH % "IndexKey: gpk"),
+    (["DELETE FROM IDX WHERE pk = 'x' AND sk = 's' AND sk.a IS MISSING",
+      "DELETE FROM IDX WHERE pk = 'x' AND sk = 's'"], KEY_PATH % "Key: sk"),
+    (["DELETE FROM IDX WHERE pk = 'x' AND sk = 's' AND sk.a IS MISSING",
+      "DELETE FROM IDX WHERE pk = 'y' AND sk = 1"], ["None", "ValidationError"]),
+    (["DELETE FROM IDX WHERE pk = 'y' AND sk = 's' AND gpk.a IS MISSING",
+      "DELETE FROM IDX WHERE pk = 'y' AND sk = 1"], ["None", "ValidationError"]),
+    (["DELETE FROM IDX WHERE pk = 'y' AND sk = 1",
+      "DELETE FROM IDX WHERE pk = 'y' AND sk = 's' AND gpk.a IS MISSING"], ["ValidationError", "None"]),
+], ids=["before-returning", "partition-key", "table-key-first", "index-key-first", "before-same-item",
+        "key-type-cancels", "index-key-then-key-type", "key-type-first"])
+def test_transaction_key_path_last(dynamodb, t, statements, outcome):
+    statements = [stmt.replace("IDX", q(t.idx)) for stmt in statements]
+    if isinstance(outcome, list):
+        expect_cancelled(lambda: et(dynamodb, statements), outcome)
+    else:
+        expect_error(lambda: et(dynamodb, statements), "ValidationException", outcome)
+
+
+# An EXISTS's path into the table's key is its own error, worded "Key sk": the first in the statement,
+# after what building its condition finds and before its key is looked at (DynamoDB Local).
+@pytest.mark.parametrize("where,message", [
+    ("pk = 'x' AND sk = 's' AND sk.a IS MISSING", KEY_PATH % "Key sk"),
+    ("pk = 'x' AND sk = 's' AND size(pk[0]) = 1", KEY_PATH % "Key pk"),
+    ("pk = 'x' AND sk = 's' AND sk.a = 1 AND pk.b = 1", KEY_PATH % "Key sk"),
+    ("pk = 'x' AND sk = 's' AND gpk.a = 1 AND sk.a = 1", KEY_PATH % "Key sk"),
+    ("pk = 'x' AND sk = 1 AND sk.a IS MISSING", KEY_PATH % "Key sk"),
+    ("pk = 'x' AND sk.a IS MISSING", KEY_PATH % "Key sk"),
+    ("pk = 'x' AND sk = 's' AND sk.a IS MISSING AND a = a",
+     "The first operand must be distinct from the remaining operands for this operator or function; "
+     "operator: =, first operand: [a]"),
+], ids=["sort-key", "partition-key", "statement-order", "after-index-key", "before-key-type", "before-single-item",
+        "after-condition"])
+def test_transaction_exists_table_key_path(dynamodb, t, where, message):
+    statements = ["EXISTS(SELECT * FROM %s WHERE %s)" % (q(t.idx), where),
+                  "DELETE FROM %s WHERE pk = 'y' AND sk = 's' RETURNING ALL OLD *" % q(t.idx)]
+    expect_error(lambda: et(dynamodb, statements), "ValidationException",
+                 "Validation failed in TransactStatements[0]: " + message)
 
 
 # EXISTS(SELECT ... WHERE <key> AND <condition>) is a condition check inside a write transaction.
