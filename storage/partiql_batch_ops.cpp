@@ -61,7 +61,10 @@ PreparedStatementBatch prepare_statement_batch(Store& store, const Scope& scope,
   for (const auto& s : request.statements) {
     if (s.statement.empty()) throw ApiError::validation("The statement was empty.");
   }
-  // Parse everything first: a batch is all reads or all writes.
+  // Parse everything first: a batch is all reads or all writes. A member that
+  // parsed, of the batch's kind, with a parameter the service refuses fails
+  // the whole batch (DynamoDB Local: member by member, so the first of the
+  // two errors decides).
   std::vector<std::optional<partiql::Statement>> parsed(request.statements.size());
   std::optional<bool> reads;
   for (std::size_t i = 0; i < request.statements.size(); ++i) {
@@ -80,12 +83,9 @@ PreparedStatementBatch prepare_statement_batch(Store& store, const Scope& scope,
       throw ApiError::validation("Read and write requests together in the same batch is not supported.");
     }
     reads = read;
+    request.statements[i].check_parameters();
   }
   batch.reads = reads.value_or(false);
-  // A member that parsed with a parameter the service refuses fails the whole batch.
-  for (std::size_t i = 0; i < parsed.size(); ++i) {
-    if (parsed[i]) request.statements[i].check_parameters();
-  }
 
   std::set<std::pair<std::uint32_t, std::string>> items;
   for (std::size_t i = 0; i < parsed.size(); ++i) {

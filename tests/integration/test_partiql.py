@@ -1669,6 +1669,24 @@ def test_parameters_after_parsing(unchecked, t):
     assert h.error_of(exc)[1].startswith(NOT_WELL_FORMED)
 
 
+# A batch takes its members one by one: each parses, must be of the batch's kind (reads or writes), then
+# has its parameters checked; the first of those errors fails the batch (DynamoDB Local).
+@pytest.mark.parametrize("members,message", [
+    (["write-bad", "read"], EMPTY_SET),
+    (["read-bad", "write"], EMPTY_SET),
+    (["write", "read-bad"], "Read and write requests together in the same batch is not supported."),
+    (["write", "read", "write-bad"], "Read and write requests together in the same batch is not supported."),
+    (["write", "malformed", "read-bad"], "Read and write requests together in the same batch is not supported."),
+], ids=["parameter-first", "read-parameter-first", "mix-first", "mix-before-later-parameter", "past-malformed"])
+def test_batch_member_parameters_and_kinds_in_order(unchecked, t, members, message):
+    statements = {"write": "UPDATE %s SET q = ? WHERE pk = 'x'" % q(t.h),
+                  "read": "SELECT * FROM %s WHERE pk = ?" % q(t.h),
+                  "malformed": "SELECT * FROM %s WHERE" % q(t.h)}
+    batch = [{"Statement": statements[m.split("-")[0]], "Parameters": BAD_PARAM if m.endswith("-bad") else [S("v")]}
+             for m in members]
+    expect_error(lambda: bes(unchecked, batch), "ValidationException", message)
+
+
 # The members after a refused parameter are still read: a Statement sent after its Parameters.
 def test_statement_after_bad_parameters(dynamodb_raw, t):
     body = ('{"Parameters": [{"M": {"a": {"L": [{"SS": []}, {"N": "1"}]}}}, {"S": "x"}], '
