@@ -155,22 +155,37 @@ class Builder {
   }
   std::uint32_t negated(std::uint32_t id, bool negate) { return negate ? push({expr::Not{id}}) : id; }
 
-  bool is_condition_call(const Node& n) const {
-    const FunctionInfo* f = n.kind == NodeKind::Call ? find_function(n.text) : nullptr;
-    return f && f->condition;
+  // A condition where a value may stand: a comparison, BETWEEN, IN, IS, AND,
+  // OR, NOT or a condition function.
+  bool is_condition(const Node& n) const {
+    switch (n.kind) {
+      case NodeKind::Compare:
+      case NodeKind::Between:
+      case NodeKind::In:
+      case NodeKind::Is:
+      case NodeKind::And:
+      case NodeKind::Or:
+      case NodeKind::Not: return true;
+      case NodeKind::Call: {
+        const FunctionInfo* f = find_function(n.text);
+        return f && f->condition;
+      }
+      default: return false;
+    }
   }
 
   std::uint32_t compare(const Node& n) {
     const Node& l = s_.node(n.children[0]);
     const Node& r = s_.node(n.children[1]);
-    // attribute_exists(x) = true: the function's own truth value.
+    // attribute_exists(x) = true, (a = 1) <> false: the condition's own truth
+    // value. (DynamoDB Local compares a condition with other values too; an
+    // operand here is a path, a value or size().)
     const bool equality = n.op == expr::CompareOp::Eq || n.op == expr::CompareOp::Ne;
-    if (equality && ((is_condition_call(l) && r.kind == NodeKind::Boolean) ||
-                     (is_condition_call(r) && l.kind == NodeKind::Boolean))) {
-      const Node& fn = is_condition_call(l) ? l : r;
-      const Node& truth = is_condition_call(l) ? r : l;
-      const bool expected = truth.flag == (n.op == expr::CompareOp::Eq);
-      return negated(push({expr::FunctionCondition{call(fn, true)}}), !expected);
+    if (equality && ((is_condition(l) && r.kind == NodeKind::Boolean) ||
+                     (is_condition(r) && l.kind == NodeKind::Boolean))) {
+      const bool left = is_condition(l);
+      const bool expected = (left ? r : l).flag == (n.op == expr::CompareOp::Eq);
+      return negated(condition(n.children[left ? 0 : 1]), !expected);
     }
     expr::Comparison c{n.op, operand(n.children[0]), operand(n.children[1])};
     const std::string_view op = expr::compare_op_text(n.op);

@@ -543,17 +543,23 @@ class Parser {
     }
   }
 
+  // Comparisons chain to the left, after any predicate: `a = 1 = true` is
+  // `(a = 1) = true`, `a IS MISSING = false` compares the IS (DynamoDB Local).
+  NodeId comparisons(NodeId left, Position pos) {
+    while (auto op = comparison(peek().kind)) {
+      const Position op_pos = take().pos;
+      const NodeId rhs = additive();
+      left = add_node(NodeKind::Compare, pos, {left, rhs});
+      out_.nodes[left].op = *op;
+      out_.nodes[left].op_pos = op_pos;
+    }
+    return left;
+  }
+
   NodeId predicate() {
     const NodeId value = additive();
     const Position pos = out_.nodes[value].pos;
-    if (auto op = comparison(peek().kind)) {
-      const Position op_pos = take().pos;
-      const NodeId rhs = additive();
-      const NodeId id = add_node(NodeKind::Compare, pos, {value, rhs});
-      out_.nodes[id].op = *op;
-      out_.nodes[id].op_pos = op_pos;
-      return id;
-    }
+    if (comparison(peek().kind)) return comparisons(value, pos);
     const bool negated = keyword("NOT") && (keyword("BETWEEN", 1) || keyword("IN", 1) || keyword("LIKE", 1));
     const Position op_pos = peek().pos;
     if (negated) take();
@@ -593,14 +599,14 @@ class Parser {
       const bool is_not = accept_keyword("NOT");
       const NodeId id = add_node(NodeKind::Is, is, std::move(children), type_name());
       out_.nodes[id].flag = is_not;
-      return id;
+      return comparisons(id, pos);
     } else {
       return value;
     }
     const NodeId id = add_node(kind, pos, std::move(children));
     out_.nodes[id].op_pos = op_pos;
     out_.nodes[id].flag = negated;
-    return id;
+    return comparisons(id, pos);
   }
 
   // The type after IS, as its canonical name: PartiQL's type names and

@@ -528,6 +528,24 @@ def test_select_where_functions(dynamodb, t, cond, match):
     assert items == ([{"pk": S(k)}] if match else [])
 
 
+# A condition compared with true or false is its own truth value, however it is written: a condition
+# function, a parenthesized comparison, or comparisons chained to the left (`a = 'xy' = false` is
+# `(a = 'xy') = false`); NOT binds looser (DynamoDB Local; the documentation shows only `= true` after a
+# function).
+@pytest.mark.parametrize("cond,match", [
+    ("a = 'xy' = true", True), ("(a = 'xy') = true", True), ("a = 'xy' = false", False), ("a = 'zz' = false", True),
+    ("a < 'z' = true", True), ("a = 'xy' <> true", False), ("true = (a = 'xy')", True),
+    ("a BETWEEN 'a' AND 'z' = true", True), ("a IN ['xy'] = true", True), ("attribute_exists(a) = true = true", True),
+    ("(a = 'xy' OR a = 'q') = true", True), ("NOT a = 'xy' = true", False), ("a IS MISSING = true", False),
+    ("a IS MISSING = false", True),
+])
+def test_select_condition_compared_with_boolean(dynamodb, t, cond, match):
+    k = uid("truth")
+    put(dynamodb, t.h, {"pk": S(k), "a": S("xy")})
+    items = run(dynamodb, "SELECT pk FROM %s WHERE pk = ? AND %s" % (q(t.h), cond), Parameters=[S(k)])["Items"]
+    assert items == ([{"pk": S(k)}] if match else [])
+
+
 # PartiQL's other operators parse and are refused by name (DynamoDB Local's texts; the service
 # documents only the operators it supports): in a condition, in an UPDATE's SET, in an INSERT's value.
 @pytest.mark.parametrize("statement,message", [
