@@ -132,18 +132,16 @@ PreparedTransaction prepare_transact_write(Store& store, const Scope& scope, Tra
       default: expressions[i] = parse_put_or_delete_expressions(deletes[i].write, true); break;
     }
   }
-  // ...then the tables, and what the expressions read of their keys...
+  // ...then each action in order, all of it before the next (DynamoDB Local):
+  // its table, what its condition reads of the keys, the action against its
+  // table (key errors cancel the transaction later), a repeated item.
+  std::uint64_t payload = 0;
+  std::set<std::pair<std::uint32_t, std::string>> targets;
   for (std::size_t i = 0; i < request.actions.size(); ++i) {
     const auto& name = request.actions[i].kind == Kind::Put      ? puts[i].write.table_name
                        : request.actions[i].kind == Kind::Update ? updates[i].write.table_name
                                                                  : deletes[i].write.table_name;
-    TablePtr table = resolve_table(store, scope, *name);
-    check_read_key_paths(table->schema, expressions[i].condition);
-  }
-  // ...then each action against its table; key errors cancel the transaction later.
-  std::uint64_t payload = 0;
-  std::set<std::pair<std::uint32_t, std::string>> targets;
-  for (std::size_t i = 0; i < request.actions.size(); ++i) {
+    check_read_key_paths(resolve_table(store, scope, *name)->schema, expressions[i].condition);
     PreparedTransaction::Action action;
     action.kind = request.actions[i].kind;
     try {
@@ -291,14 +289,15 @@ TransactGetResult transact_get(Store& store, const Scope& scope, const TransactG
     if (a.projection_expression) as_get.names = a.names;
     plans[i].projection = parse_get_projection(as_get);
   }
-  for (std::size_t i = 0; i < request.actions.size(); ++i) {
-    plans[i].table = resolve_table(store, scope, *request.actions[i].table_name);
-    check_read_key_paths(plans[i].table->schema, plans[i].projection);
-  }
+  // Then each Get in order, all of it before the next (DynamoDB Local): its
+  // table, the projection's paths into keys, its key (one that does not fit
+  // cancels the transaction later), a repeated item (ends the call).
   std::vector<Reason> reasons(request.actions.size());
   std::optional<std::size_t> invalid;
   std::set<std::pair<std::uint32_t, std::string>> targets;
   for (std::size_t i = 0; i < request.actions.size(); ++i) {
+    plans[i].table = resolve_table(store, scope, *request.actions[i].table_name);
+    check_read_key_paths(plans[i].table->schema, plans[i].projection);
     try {
       plans[i].location = locate(plans[i].table, key_from_key(plans[i].table->schema.key, *request.actions[i].key));
     } catch (ApiError& e) {

@@ -121,6 +121,27 @@ def test_projections_read_first(dynamodb, tables, first):
         'Invalid ProjectionExpression: Syntax error; token: ",", near: ",,"')
 
 
+# After the projections, one Get after the other, all of it before the next: its table, its projection's
+# paths into keys, its key; a repeated item ends the call before a later Get's table or paths are looked
+# at (DynamoDB Local; the documentation is silent).
+KEY_PATH_PK = "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: pk"
+
+
+@pytest.mark.parametrize("actions,code,message", [
+    (lambda t: [get_(t, hk("i1")), get_(t, hk("i1")), get_(unique_name("nope"), hk("a"))], VE, DUP_TXN),
+    (lambda t: [get_(t, hk("i1")), get_(t, hk("i1")), get_(t, hk("i2"), ProjectionExpression="pk.x")], VE, DUP_TXN),
+    (lambda t: [get_(t, hk("i2"), ProjectionExpression="pk.x"), get_(t, hk("i1")), get_(t, hk("i1"))], VE,
+     KEY_PATH_PK),
+    # (RNF's message: test_missing_table.)
+    (lambda t: [get_(unique_name("nope"), hk("a")), get_(t, hk("i2"), ProjectionExpression="pk.x")], RNF, None),
+    pytest.param(lambda t: [get_(t, {"pk": N("1")}), get_(t, hk("i2"), ProjectionExpression="pk.x")], VE,
+                 KEY_PATH_PK, marks=dev("answers the key's type mismatch at once (test_key_does_not_match_schema)")),
+], ids=["duplicate-before-table", "duplicate-before-key-path", "key-path-before-duplicate", "table-before-key-path",
+        "key-path-after-wrong-key"])
+def test_gets_checked_one_after_the_other(dynamodb, tables, actions, code, message):
+    expect_error(lambda: dynamodb.transact_get_items(TransactItems=actions(tables["h"])), code, message)
+
+
 # ExpressionAttributeNames without a ProjectionExpression are accepted in a transaction.
 @dev("rejects them ('ExpressionAttributeNames can only be specified when using expressions')")
 def test_names_without_projection(dynamodb, tables):

@@ -254,6 +254,29 @@ def test_syntax_error_before_missing_table(dynamodb, tables):
         'Invalid ConditionExpression: Syntax error; token: "<EOF>", near: "("')
 
 
+# After the expressions, one action after the other, all of it before the next: its table, what its
+# condition reads of the keys, the action (a key that does not fit cancels later), a repeated item,
+# which ends the call before a later action's table or paths are looked at (DynamoDB Local).
+KEY_PATH_PK = "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: pk"
+PK_PATH = "attribute_exists(pk.x)"
+
+
+@pytest.mark.parametrize("actions,code,message", [
+    (lambda t: [delete(t, hk("oa")), delete(t, hk("oa")), delete(unique_name("nope"), hk("a"))], VE, DUP_TXN),
+    (lambda t: [delete(t, hk("oa")), delete(t, hk("oa")), delete(t, hk("ob"), ConditionExpression=PK_PATH)], VE,
+     DUP_TXN),
+    (lambda t: [delete(t, hk("ob"), ConditionExpression=PK_PATH), delete(unique_name("nope"), hk("a"))], VE,
+     KEY_PATH_PK),
+    # (RNF's message: test_missing_table.)
+    (lambda t: [delete(unique_name("nope"), hk("a")), delete(t, hk("ob"), ConditionExpression=PK_PATH)], RNF, None),
+    (lambda t: [delete(t, {"pk": N("1")}), delete(t, hk("ob"), ConditionExpression=PK_PATH)], VE, KEY_PATH_PK),
+    (lambda t: [delete(t, {"pk": N("1")}), delete(t, hk("oa")), delete(t, hk("oa"))], VE, DUP_TXN),
+], ids=["duplicate-before-table", "duplicate-before-key-path", "key-path-before-table", "table-before-key-path",
+        "key-path-after-wrong-key", "duplicate-after-wrong-key"])
+def test_actions_checked_one_after_the_other(dynamodb, tables, actions, code, message):
+    expect_error(lambda: dynamodb.transact_write_items(TransactItems=actions(tables["h"])), code, message)
+
+
 UNUSED_V = "Value provided in ExpressionAttributeValues unused in expressions: keys: {:v}"
 
 
