@@ -173,9 +173,11 @@ void check_condition_key_types(const Statement& s, const std::vector<NodeId>& te
   const std::string& partition = read_key.partition.name;
   const bool query = q.partition && !q.scan;
   ConditionKeyTypes checker(s, read_key, table_key, parameters);
+  bool after_partition = false;  // a `pk IS NULL` after the partition's equality is the filter's
   for (NodeId t : terms) {
     const Node& n = s.node(t);
-    if (is_null_test(s, t, partition)) wrong_type(partition);
+    after_partition = after_partition || (q.partition && t == *q.partition);
+    if (is_null_test(s, t, partition) && !after_partition) wrong_type(partition);
     if (query && t == q.sort && is_null_test(s, t, read_key.sort->name)) wrong_type(read_key.sort->name);
     if (query && (key_equality(s, t, partition, parameters) || t == q.sort)) continue;
     if (!q.partition && n.kind == NodeKind::In && !n.flag && names(s, n.children[0], partition)) {

@@ -51,7 +51,7 @@ void check_query_key(const Statement& s, const QueryTerms& query, const KeyDef& 
 // equality on the read's partition key, and the first top-level condition on
 // its sort key with it. A top-level `pk IN` list, `pk IS NULL` (or `sk IS
 // NULL` with the partition fixed) of the wrong type is named as check_query_key
-// names a key.
+// names a key; a `pk IS NULL` after the partition's equality is the filter's.
 void check_condition_key_types(const Statement& s, const std::vector<NodeId>& terms, const QueryTerms& query,
                                const KeyDef& read_key, const KeyDef& table_key, const Parameters& parameters);
 

@@ -671,10 +671,14 @@ COND_TYPE = INVALID + "Condition parameter type does not match schema type"
     # size(sk) compared makes a Scan, whose filter names the key's type; under NOT the Query's key is named.
     ("r", "pk = 1 AND size(sk) = 2", COND_TYPE),
     ("r", "pk = 1 AND NOT size(sk) = 2", KEY_TYPE % "pk"),
+    # `pk IS NULL` after the partition's equality is the filter's.
+    ("r", "pk = 'p' AND pk IS NULL", COND_TYPE),
+    ("idx.\"gsi1\"", "gpk = 'g' AND gpk IS NULL", COND_TYPE),
 ], ids=["ne", "not-eq", "or", "scan-range", "in-first-value", "second-range", "before-key-condition",
         "is-numeric", "is-not-null", "attribute-type", "partition-again", "contains", "gsi-table-key", "lsi-key",
         "partition-is-null", "sort-is-null", "partition-in", "key-condition", "key-path-first",
-        "key-path-first-lsi", "query-key-before-path", "size-of-key-scan", "not-size-of-key-query"])
+        "key-path-first-lsi", "query-key-before-path", "size-of-key-scan", "not-size-of-key-query",
+        "partition-is-null-after-equality", "gsi-partition-is-null-after-equality"])
 def test_select_key_condition_types(dynamodb, t, table, where, message):
     name = table.split(".")
     source = q(getattr(t, name[0])) + ("." + name[1] if len(name) > 1 else "")
