@@ -87,8 +87,7 @@ void check_filter_keys(const expr::Condition& filter, const KeyDef& key, const c
   collect_paths(filter, paths);
   for (const expr::Path* p : paths) {
     const std::string& root = p->root();
-    bool is_key = root == key.partition.name || (key.sort && root == key.sort->name);
-    if (!is_key) continue;
+    if (!key.includes(root)) continue;
     throw ApiError::validation(std::string(parameter) +
                                " can only contain non-primary key attributes: Primary key attribute: " + root);
   }

@@ -81,8 +81,7 @@ bool TableSchema::is_global(const IndexSchema& index) const {
 
 bool TableSchema::projects(const IndexSchema& index, std::string_view attribute) const {
   if (index.projection.type == ProjectionType::All) return true;
-  auto is_key_of = [&](const KeyDef& k) { return k.partition.name == attribute || (k.sort && k.sort->name == attribute); };
-  if (is_key_of(key) || is_key_of(index.key)) return true;
+  if (key.includes(attribute) || index.key.includes(attribute)) return true;
   const auto& included = index.projection.non_key_attributes;
   return std::find(included.begin(), included.end(), attribute) != included.end();
 }

@@ -28,6 +28,10 @@ struct KeyElement {
 struct KeyDef {
   KeyElement partition;
   std::optional<KeyElement> sort;
+  // Whether `attribute` is one of the key's attributes.
+  bool includes(std::string_view attribute) const {
+    return partition.name == attribute || (sort && sort->name == attribute);
+  }
   friend bool operator==(const KeyDef&, const KeyDef&) = default;
 };
 

@@ -2,6 +2,7 @@
 
 #include "protocol/api_error.h"
 #include "protocol/expr/value_text.h"
+#include "protocol/key_paths.h"
 #include "protocol/key_validation.h"
 
 namespace dynamod::expr {
@@ -22,10 +23,8 @@ const Path* single_path(const Operand& o) { return o.path(); }
 // top-level name).
 const std::string& key_name(const Path& p, const KeyDef& key) {
   if (p.steps.size() > 1) {
-    const bool is_key = p.root() == key.partition.name || (key.sort && p.root() == key.sort->name);
-    if (!is_key) fail("KeyConditionExpressions cannot have conditions on nested attributes");
-    fail("Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: " +
-         p.root());
+    if (!key.includes(p.root())) fail("KeyConditionExpressions cannot have conditions on nested attributes");
+    fail(key_path_message("Key: " + p.root()));
   }
   return p.root();
 }

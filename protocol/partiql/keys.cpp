@@ -13,8 +13,7 @@ bool is_attribute(const Node& n, std::string_view name) {
 }
 
 bool is_key_path(const Node& operand, const KeyDef& key) {
-  return operand.kind == NodeKind::Path &&
-         (operand.path.root() == key.partition.name || (key.sort && operand.path.root() == key.sort->name));
+  return operand.kind == NodeKind::Path && key.includes(operand.path.root());
 }
 
 // A key attribute among a test's operands; with `through_calls`, also as the

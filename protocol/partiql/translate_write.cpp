@@ -255,9 +255,7 @@ WritePlan check(const Statement& s, const Exists& e, const TableSchema& table, c
   // the key itself is looked at: worded "Key pk" (DynamoDB Local; it does not
   // look for paths into an index's keys here).
   for (const expr::Path* p : condition_paths(s, terms)) {
-    const bool key_attribute =
-        p->root() == table.key.partition.name || (table.key.sort && p->root() == table.key.sort->name);
-    if (key_attribute && p->steps.size() > 1) fail(key_path_message("Key " + p->root()));
+    if (p->steps.size() > 1 && table.key.includes(p->root())) fail(key_path_message("Key " + p->root()));
   }
   auto key = split_key_terms(s, terms, table.key, inputs.parameters, false);
   if (!key || key->rest.empty()) fail(message);
