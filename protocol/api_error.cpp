@@ -42,6 +42,8 @@ constexpr std::array<ErrorInfo, kErrorCodeCount> kErrors{{
     {"TableNotFoundException", kDynamo, 400},
     {"AccessDeniedException", kCoral, 400},
     {"ThrottlingException", kDynamo, 400},
+    {"BackupNotFoundException", kDynamo, 400},
+    {"TableAlreadyExistsException", kDynamo, 400},
     {"RequestLimitExceeded", kDynamo, 400},
 }};
 

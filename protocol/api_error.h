@@ -38,7 +38,9 @@ enum class ErrorCode : std::uint8_t {
   TableNotFoundException,
   AccessDeniedException,
   ThrottlingException,
-  RequestLimitExceeded,
+  BackupNotFoundException,
+  TableAlreadyExistsException,
+  RequestLimitExceeded,  // keep last: it sizes the tables indexed by code
 };
 inline constexpr std::size_t kErrorCodeCount = static_cast<std::size_t>(ErrorCode::RequestLimitExceeded) + 1;
 

@@ -5,25 +5,6 @@
 namespace dynamod {
 namespace {
 
-void write_key_schema(JsonWriter& out, const KeyDef& key) {
-  out.begin_array();
-  out.begin_object();
-  out.key("AttributeName");
-  out.string(key.partition.name);
-  out.key("KeyType");
-  out.string("HASH");
-  out.end_object();
-  if (key.sort) {
-    out.begin_object();
-    out.key("AttributeName");
-    out.string(key.sort->name);
-    out.key("KeyType");
-    out.string("RANGE");
-    out.end_object();
-  }
-  out.end_array();
-}
-
 void write_throughput(JsonWriter& out, const Throughput& t) {
   out.begin_object();
   if (t.last_increase > 0) {
@@ -43,30 +24,12 @@ void write_throughput(JsonWriter& out, const Throughput& t) {
   out.end_object();
 }
 
-void write_projection(JsonWriter& out, const Projection& p) {
-  out.begin_object();
-  out.key("ProjectionType");
-  out.string(projection_type_name(p.type));
-  if (p.type == ProjectionType::Include) {
-    out.key("NonKeyAttributes");
-    out.begin_array();
-    for (const auto& a : p.non_key_attributes) out.string(a);
-    out.end_array();
-  }
-  out.end_object();
-}
-
 // `table_creating`: the CreateTable answer, whose CREATING indexes report no Backfilling; an index
 // that UpdateTable creates does, false until its backfill starts (ACKQ, errors-indexes.md).
 void write_index(JsonWriter& out, const IndexSchema& index, bool global, const std::string& table_arn,
                  const IndexCounters& counters, bool table_creating = false) {
   out.begin_object();
-  out.key("IndexName");
-  out.string(index.name);
-  out.key("KeySchema");
-  write_key_schema(out, index.key);
-  out.key("Projection");
-  write_projection(out, index.projection);
+  encode_index_definition(out, index);
   if (global) {
     out.key("IndexStatus");
     out.string(index_status_name(index.status));
@@ -108,6 +71,47 @@ void write_capacity_units(JsonWriter& out, double units, ConsumedCapacity::Detai
 
 }  // namespace
 
+void encode_key_schema(JsonWriter& out, const KeyDef& key) {
+  out.begin_array();
+  out.begin_object();
+  out.key("AttributeName");
+  out.string(key.partition.name);
+  out.key("KeyType");
+  out.string("HASH");
+  out.end_object();
+  if (key.sort) {
+    out.begin_object();
+    out.key("AttributeName");
+    out.string(key.sort->name);
+    out.key("KeyType");
+    out.string("RANGE");
+    out.end_object();
+  }
+  out.end_array();
+}
+
+void encode_projection(JsonWriter& out, const Projection& p) {
+  out.begin_object();
+  out.key("ProjectionType");
+  out.string(projection_type_name(p.type));
+  if (p.type == ProjectionType::Include) {
+    out.key("NonKeyAttributes");
+    out.begin_array();
+    for (const auto& a : p.non_key_attributes) out.string(a);
+    out.end_array();
+  }
+  out.end_object();
+}
+
+void encode_index_definition(JsonWriter& out, const IndexSchema& index) {
+  out.key("IndexName");
+  out.string(index.name);
+  out.key("KeySchema");
+  encode_key_schema(out, index.key);
+  out.key("Projection");
+  encode_projection(out, index.projection);
+}
+
 std::string table_arn(const ArnContext& arn, std::string_view table_name) {
   std::string out = "arn:aws:dynamodb:";
   out += arn.region;
@@ -140,7 +144,7 @@ void encode_table_description(JsonWriter& out, const TableSchema& s, const Table
   out.string(s.name);
   if (full) {
     out.key("KeySchema");
-    write_key_schema(out, s.key);
+    encode_key_schema(out, s.key);
   }
   out.key("TableStatus");
   out.string(table_status_name(s.status));
@@ -200,6 +204,20 @@ void encode_table_description(JsonWriter& out, const TableSchema& s, const Table
     out.string(s.stream->label);
     out.key("LatestStreamArn");
     out.string(this_arn + "/stream/" + s.stream->label);
+  }
+  if (full && s.restore) {
+    out.key("RestoreSummary");
+    out.begin_object();
+    out.key("SourceBackupArn");
+    out.string(s.restore->source_backup_arn);
+    out.key("SourceTableArn");
+    out.string(s.restore->source_table_arn);
+    out.key("RestoreDateTime");
+    out.real(s.restore->restore_time);
+    out.key("RestoreInProgress");
+    // Set only in RestoreTableFromBackup's answer: the copy is done when it returns.
+    out.boolean(s.status == TableStatus::Creating);
+    out.end_object();
   }
   if (full && s.table_class) {
     out.key("TableClassSummary");

@@ -25,6 +25,12 @@ enum class DescriptionShape : std::uint8_t {
   Deleted,  // DeleteTable: no key schema, definitions, indexes or creation time
 };
 
+// "KeySchema" and "Projection" values, as every description writes them.
+void encode_key_schema(JsonWriter& out, const KeyDef& key);
+void encode_projection(JsonWriter& out, const Projection& projection);
+// An index's "IndexName", "KeySchema" and "Projection" members.
+void encode_index_definition(JsonWriter& out, const IndexSchema& index);
+
 // Counters of each index, by index id.
 using IndexCounters = std::map<std::uint32_t, TableCounters>;
 

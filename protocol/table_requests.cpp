@@ -138,12 +138,6 @@ bool matches_name_pattern(std::string_view name) {
   });
 }
 
-void check_name(const std::string& name, const std::string& path, ConstraintErrors& errors) {
-  if (!matches_name_pattern(name)) errors.add(name, path, kNamePattern);
-  if (name.size() < 3) errors.add(name, path, "Member must have length greater than or equal to 3");
-  if (name.size() > 255) errors.add(name, path, "Member must have length less than or equal to 255");
-}
-
 void check_key_schema_constraints(const std::optional<std::vector<RawKeyElement>>& key_schema,
                                   const std::string& path, ConstraintErrors& errors) {
   if (!key_schema) {
@@ -172,6 +166,14 @@ void check_key_schema_constraints(const std::optional<std::vector<RawKeyElement>
   }
 }
 
+}  // namespace
+
+void check_name(const std::string& name, const std::string& path, ConstraintErrors& errors) {
+  if (!matches_name_pattern(name)) errors.add(name, path, kNamePattern);
+  if (name.size() < 3) errors.add(name, path, "Member must have length greater than or equal to 3");
+  if (name.size() > 255) errors.add(name, path, "Member must have length less than or equal to 255");
+}
+
 void check_throughput_constraints(const RawThroughput& t, const std::string& path, ConstraintErrors& errors) {
   // The service lists writeCapacityUnits before readCapacityUnits.
   if (!t.write_units) {
@@ -187,8 +189,6 @@ void check_throughput_constraints(const RawThroughput& t, const std::string& pat
                "Member must have value greater than or equal to 1");
   }
 }
-
-}  // namespace
 
 void check_throughput_bounds(const RawThroughput& t) {
   if (*t.read_units > kMaxUnits) {
@@ -455,6 +455,14 @@ void check_table_name_constraints(const std::string& name, ConstraintErrors& err
     return;
   }
   check_name(name, "tableName", errors);
+}
+
+const std::string& checked_table_name(const TableNameRequest& request) {
+  const std::string& name = require_table_name(request.table_name);
+  ConstraintErrors errors;
+  check_table_name_constraints(name, errors);
+  errors.throw_if_any();
+  return name;
 }
 
 std::optional<TableArn> parse_table_arn(std::string_view text) {

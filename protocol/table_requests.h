@@ -106,6 +106,9 @@ void check_index_constraints(const std::optional<std::vector<RawIndex>>& indexes
 // "globalSecondaryIndexUpdates.2.member.create.").
 void check_one_index_constraints(const RawIndex& index, const std::string& member, ConstraintErrors& errors);
 void check_throughput_bounds(const RawThroughput& t);
+void check_throughput_constraints(const RawThroughput& t, const std::string& path, ConstraintErrors& errors);
+// 3..255 characters of [a-zA-Z0-9_.-] (table, index and backup names).
+void check_name(const std::string& name, const std::string& path, ConstraintErrors& errors);
 
 std::optional<RawStreamSpecification> decode_raw_stream_specification(json::value& v);
 // StreamViewType text -> value; the service's message for anything else.
@@ -138,6 +141,9 @@ TableUpdate validate_update_table(const UpdateTableRequest& request, const Table
 // 3..255 characters of [a-zA-Z0-9_.-], or (except CreateTable) a table ARN.
 const std::string& require_table_name(const std::optional<std::string>& name);
 void check_table_name_constraints(const std::string& name, ConstraintErrors& errors, bool allow_arn = true);
+// The TableName of a request that has only that (DescribeTimeToLive,
+// DescribeContinuousBackups): required, then its constraints.
+const std::string& checked_table_name(const TableNameRequest& request);
 
 // arn:aws:dynamodb:<region>:<account>:table/<name>
 struct TableArn {

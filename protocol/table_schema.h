@@ -111,6 +111,14 @@ struct Tag {
   friend bool operator==(const Tag&, const Tag&) = default;
 };
 
+// Where a table restored from a backup came from (DescribeTable's RestoreSummary).
+struct RestoreSummary {
+  std::string source_backup_arn;
+  std::string source_table_arn;
+  double restore_time = 0;  // epoch seconds
+  friend bool operator==(const RestoreSummary&, const RestoreSummary&) = default;
+};
+
 enum class TableStatus : std::uint8_t { Creating, Updating, Deleting, Active };
 std::string_view table_status_name(TableStatus status);
 
@@ -135,6 +143,7 @@ struct TableSchema {
   std::optional<TimeToLive> ttl;
   PointInTimeRecovery point_in_time_recovery;
   std::vector<Tag> tags;
+  std::optional<RestoreSummary> restore;
   TableStatus status = TableStatus::Active;
   // Storage: how the keys of this table's index entries are laid out (see
   // storage/index_entries.h); kept per table so that older tables stay readable.

@@ -50,7 +50,8 @@ struct NamedOperation {
 
 // The operations of each group, defined beside their handlers.
 std::span<const NamedOperation> data_operations();      // tables, items, reads, batches, transactions
-std::span<const NamedOperation> settings_operations();  // TTL, tags, backups, limits, endpoints
+std::span<const NamedOperation> settings_operations();  // TTL, tags, limits, endpoints
+std::span<const NamedOperation> backup_operations();    // on-demand backups and restores, point-in-time recovery
 std::span<const NamedOperation> partiql_operations();   // ExecuteStatement, BatchExecuteStatement, ExecuteTransaction
 
 // TransactGetItems' answer (also ExecuteTransaction's for reads).

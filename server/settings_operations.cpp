@@ -1,5 +1,5 @@
 // Handlers of the operations on a table's settings and the account: Time to
-// Live, tags, continuous backups, DescribeLimits and DescribeEndpoints.
+// Live, tags, DescribeLimits and DescribeEndpoints.
 
 #include <array>
 
@@ -16,14 +16,6 @@ namespace dynamod {
 namespace {
 
 using boost::asio::awaitable;
-
-const std::string& checked_table_name(const TableNameRequest& request) {
-  const std::string& name = require_table_name(request.table_name);
-  ConstraintErrors errors;
-  check_table_name_constraints(name, errors);
-  errors.throw_if_any();
-  return name;
-}
 
 // ---------------------------------------------------------------- Time to Live
 
@@ -113,53 +105,6 @@ awaitable<Reply> list_tags_of_resource(OperationContext& ctx, json::object body)
   co_return out.take();
 }
 
-// ---------------------------------------------------------------- continuous backups
-
-std::string continuous_backups_answer(const PointInTimeRecovery& pitr, double now) {
-  JsonWriter out;
-  out.begin_object();
-  out.key("ContinuousBackupsDescription");
-  out.begin_object();
-  out.key("ContinuousBackupsStatus");
-  out.string("ENABLED");
-  out.key("PointInTimeRecoveryDescription");
-  out.begin_object();
-  out.key("PointInTimeRecoveryStatus");
-  out.string(pitr.enabled ? "ENABLED" : "DISABLED");
-  if (pitr.enabled) {
-    out.key("RecoveryPeriodInDays");
-    out.integer(pitr.recovery_period_days);
-    // dynamod keeps no history to restore from; the window is what the
-    // service would report for a table that has been recoverable since then.
-    out.key("EarliestRestorableDateTime");
-    out.real(pitr.enabled_at);
-    out.key("LatestRestorableDateTime");
-    out.real(now);
-  }
-  out.end_object();
-  out.end_object();
-  out.end_object();
-  return out.take();
-}
-
-awaitable<Reply> describe_continuous_backups(OperationContext& ctx, json::object body) {
-  const std::string name = checked_table_name(decode_table_name_request(body));
-  ctx.table_name = name;
-  co_return continuous_backups_answer(ops::describe_continuous_backups(ctx.store, ctx.scope, name), ctx.clock());
-}
-
-awaitable<Reply> update_continuous_backups(OperationContext& ctx, json::object body) {
-  UpdateContinuousBackupsRequest request = decode_update_continuous_backups(body);
-  ctx.table_name = *request.table_name;
-  Scope scope = ctx.scope;
-  double now = ctx.clock();
-  auto job = write_job([scope, request = std::move(request), now](WriteContext& w) {
-    return ops::update_continuous_backups(w, scope, request, now);
-  });
-  PointInTimeRecovery pitr = co_await async_write(ctx.writer, std::move(job));
-  co_return continuous_backups_answer(pitr, now);
-}
-
 // ---------------------------------------------------------------- account
 
 awaitable<Reply> describe_limits(OperationContext&, json::object) {
@@ -187,15 +132,13 @@ awaitable<Reply> describe_endpoints(OperationContext& ctx, json::object) {
   co_return out.take();
 }
 
-constexpr std::array<NamedOperation, 9> kSettingsOperations{{
-    {"DescribeContinuousBackups", describe_continuous_backups},
+constexpr std::array<NamedOperation, 7> kSettingsOperations{{
     {"DescribeEndpoints", describe_endpoints},
     {"DescribeLimits", describe_limits},
     {"DescribeTimeToLive", describe_time_to_live},
     {"ListTagsOfResource", list_tags_of_resource},
     {"TagResource", tag_resource},
     {"UntagResource", untag_resource},
-    {"UpdateContinuousBackups", update_continuous_backups},
     {"UpdateTimeToLive", update_time_to_live},
 }};
 

@@ -204,6 +204,17 @@ std::string encode_schema(const TableSchema& s) {
     w.end_object();
   }
   w.end_array();
+  if (s.restore) {
+    w.key("restore");
+    w.begin_object();
+    w.key("backup_arn");
+    w.string(s.restore->source_backup_arn);
+    w.key("table_arn");
+    w.string(s.restore->source_table_arn);
+    w.key("time");
+    w.real(s.restore->restore_time);
+    w.end_object();
+  }
   w.key("status");
   w.integer(static_cast<int>(s.status));
   w.end_object();
@@ -258,6 +269,12 @@ TableSchema decode_schema(std::string_view json) {
     for (element t : simdjson::dom::array(o["tags"])) {
       object to = t;
       s.tags.push_back({std::string(get_string(to, "key")), std::string(get_string(to, "value"))});
+    }
+    element restore;
+    if (o["restore"].get(restore) == simdjson::SUCCESS) {
+      object ro = restore;
+      s.restore = RestoreSummary{std::string(get_string(ro, "backup_arn")), std::string(get_string(ro, "table_arn")),
+                                 get_double(ro, "time")};
     }
     s.status = static_cast<TableStatus>(get_int(o, "status"));
     return s;

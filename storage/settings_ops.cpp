@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "protocol/table_requests.h"
-#include "storage/schema_codec.h"
+#include "storage/table_ops.h"
 
 namespace dynamod::ops {
 namespace {
@@ -31,20 +31,6 @@ TablePtr tagged_table(const std::function<TablePtr(const QualifiedName&)>& find,
   return table;
 }
 
-void save(WriteContext& ctx, const Table& table, TableSchema schema) {
-  auto next = std::make_shared<Table>(Table{table.ns, std::move(schema), table.stats, table.index_stats});
-  ctx.txn().put(ctx.dbs().catalog, Store::catalog_key(next->ns, next->schema.name), encode_schema(next->schema));
-  ctx.stage_table(std::move(next));
-}
-
-TablePtr table_for_backups(const std::function<TablePtr(const QualifiedName&)>& find, const Scope& scope,
-                           const std::string& name) {
-  std::optional<QualifiedName> qualified = scope.qualify(name);
-  TablePtr table = qualified ? find(*qualified) : nullptr;
-  if (!table) throw ApiError(ErrorCode::TableNotFoundException, "Table not found: " + name);
-  return table;
-}
-
 }  // namespace
 
 void tag_resource(WriteContext& ctx, const Scope& scope, const TagResourceRequest& request) {
@@ -60,7 +46,7 @@ void tag_resource(WriteContext& ctx, const Scope& scope, const TagResourceReques
     }
   }
   check_tag_count(schema.tags.size());
-  save(ctx, *table, std::move(schema));
+  replace_schema(ctx, *table, std::move(schema));
 }
 
 void untag_resource(WriteContext& ctx, const Scope& scope, const UntagResourceRequest& request) {
@@ -70,32 +56,13 @@ void untag_resource(WriteContext& ctx, const Scope& scope, const UntagResourceRe
   std::erase_if(schema.tags, [&](const Tag& t) {
     return std::find(request.tag_keys->begin(), request.tag_keys->end(), t.key) != request.tag_keys->end();
   });
-  save(ctx, *table, std::move(schema));
+  replace_schema(ctx, *table, std::move(schema));
 }
 
 std::vector<Tag> list_tags(Store& store, const Scope& scope, const ListTagsRequest& request) {
   TablePtr table = tagged_table([&](const QualifiedName& n) { return store.catalog().find(n.ns, n.name); }, scope,
                                 *request.resource_arn, true, "ListTagsOfResource");
   return table->schema.tags;
-}
-
-PointInTimeRecovery describe_continuous_backups(Store& store, const Scope& scope, const std::string& name) {
-  return table_for_backups([&](const QualifiedName& n) { return store.catalog().find(n.ns, n.name); }, scope, name)
-      ->schema.point_in_time_recovery;
-}
-
-PointInTimeRecovery update_continuous_backups(WriteContext& ctx, const Scope& scope,
-                                              const UpdateContinuousBackupsRequest& request, double now) {
-  TablePtr table = table_for_backups([&](const QualifiedName& n) { return ctx.find_table(n.ns, n.name); }, scope,
-                                     *request.table_name);
-  TableSchema schema = table->schema;
-  PointInTimeRecovery& pitr = schema.point_in_time_recovery;
-  if (*request.enabled && !pitr.enabled) pitr.enabled_at = now;
-  pitr.enabled = *request.enabled;
-  if (request.recovery_period_days) pitr.recovery_period_days = *request.recovery_period_days;
-  PointInTimeRecovery result = pitr;
-  save(ctx, *table, std::move(schema));
-  return result;
 }
 
 }  // namespace dynamod::ops

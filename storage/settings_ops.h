@@ -1,5 +1,5 @@
 #pragma once
-// Table settings kept beside the schema: tags and point-in-time recovery.
+// Tags: a table setting kept in its schema.
 
 #include <string>
 #include <vector>
@@ -13,9 +13,5 @@ namespace dynamod::ops {
 void tag_resource(WriteContext& ctx, const Scope& scope, const TagResourceRequest& request);
 void untag_resource(WriteContext& ctx, const Scope& scope, const UntagResourceRequest& request);
 std::vector<Tag> list_tags(Store& store, const Scope& scope, const ListTagsRequest& request);
-
-PointInTimeRecovery describe_continuous_backups(Store& store, const Scope& scope, const std::string& table);
-PointInTimeRecovery update_continuous_backups(WriteContext& ctx, const Scope& scope,
-                                              const UpdateContinuousBackupsRequest& request, double now);
 
 }  // namespace dynamod::ops

@@ -91,6 +91,8 @@ Store::Store(const StoreOptions& options)
     dbs_.stream_records = txn.open_db("stream_records");
     dbs_.ledger = txn.open_db("ledger");
     dbs_.names = txn.open_db("names");
+    dbs_.backups = txn.open_db("backups");
+    dbs_.backup_items = txn.open_db("backup_items");
     next_sequence_ = kFirstSequenceNumber;
     if (auto stored = txn.get(dbs_.meta, kNextSequenceKey); stored && stored->size() == 8) {
       std::uint64_t v = 0;

@@ -9,7 +9,8 @@
 // item collection size, for tables with local secondary indexes), "tokens"
 // (namespace \0 ClientRequestToken -> expiry and request digest), "streams"
 // and "stream_records" (see streams.h), "names" (the attribute name
-// dictionary, see attribute_names.h).
+// dictionary, see attribute_names.h), "backups" and "backup_items" (on-demand
+// backups, see backup_ops.h).
 
 #include <cstdint>
 #include <atomic>
@@ -51,6 +52,8 @@ struct Databases {
   lmdb::Dbi stream_records;  // stream id ‖ sequence number -> record
   lmdb::Dbi ledger;          // consumed capacity and access patterns (see ledger.h)
   lmdb::Dbi names;           // attribute name number -> name
+  lmdb::Dbi backups;         // namespace \0 backup id -> the backup's descriptor (see backup_ops.h)
+  lmdb::Dbi backup_items;    // backup key space ‖ item key (after the table id) -> item record
 };
 
 class Store {

@@ -14,34 +14,8 @@ namespace {
 
 constexpr std::string_view kNextIdKey = "next_id";
 
-// Key spaces of tables and indexes are numbered from one counter in "meta";
-// ids are never reused, so stale references can never see a newer table.
-std::uint32_t allocate_id(WriteContext& ctx) {
-  std::uint32_t next = 1;
-  if (auto stored = ctx.txn().get(ctx.dbs().meta, kNextIdKey)) next = keys::read_table_id(*stored);
-  std::string value;
-  keys::append_table_id(value, next + 1);
-  ctx.txn().put(ctx.dbs().meta, kNextIdKey, value);
-  return next;
-}
-
 void save_schema(WriteContext& ctx, const Table& table) {
   ctx.txn().put(ctx.dbs().catalog, Store::catalog_key(table.ns, table.schema.name), encode_schema(table.schema));
-}
-
-std::string key_space_prefix(std::uint32_t id) {
-  std::string prefix;
-  keys::append_table_id(prefix, id);
-  return prefix;
-}
-
-// Deletes every key that starts with `prefix`.
-void delete_prefix(WriteContext& ctx, lmdb::Dbi dbi, std::string_view prefix) {
-  auto cursor = ctx.txn().cursor(dbi);
-  for (auto entry = cursor.seek(prefix); entry && entry->first.substr(0, prefix.size()) == prefix;
-       entry = cursor.seek(prefix)) {
-    cursor.del();
-  }
 }
 
 // A new stream for the table (its StreamSpecification says enabled).
@@ -85,6 +59,38 @@ void change_throughput(Throughput& t, std::int64_t read, std::int64_t write, dou
 }
 
 }  // namespace
+
+// Key spaces of tables and indexes are numbered from one counter in "meta";
+// ids are never reused, so stale references can never see a newer table.
+std::uint32_t allocate_id(WriteContext& ctx) {
+  std::uint32_t next = 1;
+  if (auto stored = ctx.txn().get(ctx.dbs().meta, kNextIdKey)) next = keys::read_table_id(*stored);
+  std::string value;
+  keys::append_table_id(value, next + 1);
+  ctx.txn().put(ctx.dbs().meta, kNextIdKey, value);
+  return next;
+}
+
+void replace_schema(WriteContext& ctx, const Table& table, TableSchema schema) {
+  auto next = std::make_shared<Table>(Table{table.ns, std::move(schema), table.stats, table.index_stats});
+  save_schema(ctx, *next);
+  ctx.stage_table(std::move(next));
+}
+
+std::string key_space_prefix(std::uint32_t id) {
+  std::string prefix;
+  keys::append_table_id(prefix, id);
+  return prefix;
+}
+
+// Deletes every key that starts with `prefix`.
+void delete_prefix(WriteContext& ctx, lmdb::Dbi dbi, std::string_view prefix) {
+  auto cursor = ctx.txn().cursor(dbi);
+  for (auto entry = cursor.seek(prefix); entry && entry->first.substr(0, prefix.size()) == prefix;
+       entry = cursor.seek(prefix)) {
+    cursor.del();
+  }
+}
 
 TableDescription describe(const Table& table) {
   TableDescription d{table.schema, table.stats->snapshot(), {}};

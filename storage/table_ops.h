@@ -42,6 +42,16 @@ ListTablesResult list_tables(Store& store, const Scope& scope, const ListTablesR
 TimeToLive update_time_to_live(WriteContext& ctx, const Scope& scope, const UpdateTimeToLiveRequest& request);
 std::optional<TimeToLive> describe_time_to_live(Store& store, const Scope& scope, const std::string& name);
 
+// Writes a changed schema of `table` to the catalog and stages it for the commit.
+void replace_schema(WriteContext& ctx, const Table& table, TableSchema schema);
+
+// A new key space id (tables, indexes, streams, backups), from one counter; ids are never reused.
+std::uint32_t allocate_id(WriteContext& ctx);
+// The 4-byte prefix of a key space's keys.
+std::string key_space_prefix(std::uint32_t id);
+// Deletes every key of `dbi` that starts with `prefix`.
+void delete_prefix(WriteContext& ctx, lmdb::Dbi dbi, std::string_view prefix);
+
 // "Requested resource not found: Table: <name> not found", the control plane's message.
 ApiError table_not_found(std::string_view name);
 

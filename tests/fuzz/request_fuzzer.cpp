@@ -16,6 +16,7 @@
 #include <string>
 
 #include "protocol/api_error.h"
+#include "protocol/backup_requests.h"
 #include "protocol/batch_requests.h"
 #include "protocol/item_expressions.h"
 #include "protocol/item_requests.h"
@@ -34,9 +35,22 @@ using namespace dynamod;
 
 using Decoder = void (*)(json::object);
 
+TableSchema backed_up_table() {
+  TableSchema t;
+  t.name = "source";
+  t.key = KeyDef{{"pk", ScalarType::S}, KeyElement{"sk", ScalarType::N}};
+  t.attribute_definitions = {{"pk", ScalarType::S}, {"sk", ScalarType::N}, {"g", ScalarType::B}};
+  t.billing_mode = BillingMode::PayPerRequest;
+  IndexSchema gsi;
+  gsi.name = "by_g";
+  gsi.key = KeyDef{{"g", ScalarType::B}, std::nullopt};
+  t.global_indexes.push_back(gsi);
+  return t;
+}
+
 // Every decoder, and for the single-item writes and GetItem the expression
 // step that follows decoding on the I/O thread.
-constexpr std::array<Decoder, 26> kDecoders{{
+constexpr std::array<Decoder, 30> kDecoders{{
     [](json::object b) { parse_put_or_delete_expressions(decode_put_item(b).write); },
     [](json::object b) { parse_put_or_delete_expressions(decode_delete_item(b).write, true); },
     [](json::object b) { parse_update_expressions(decode_update_item(b)); },
@@ -63,6 +77,11 @@ constexpr std::array<Decoder, 26> kDecoders{{
     [](json::object b) { decode_describe_stream(b); },
     [](json::object b) { decode_get_shard_iterator(b); },
     [](json::object b) { decode_get_records(b); },
+    [](json::object b) { decode_create_backup(b); },
+    [](json::object b) { decode_backup_arn_request(b); },
+    [](json::object b) { decode_list_backups(b); },
+    // A restore's overrides meet CreateTable's checks against a backup of a table with an index.
+    [](json::object b) { restored_schema(backed_up_table(), decode_restore_table_from_backup(b)); },
 }};
 
 }  // namespace

@@ -1,0 +1,203 @@
+#include "protocol/backup_requests.h"
+
+#include <set>
+
+#include "protocol/api_error.h"
+
+namespace dynamod {
+namespace {
+
+constexpr std::string_view kNotNull = "Member must not be null";
+
+std::optional<std::string> optional_string(json::value& v) {
+  if (json::is_null(v)) return std::nullopt;
+  return std::string(json::read_string(v));
+}
+
+// A timestamp member: epoch seconds, as the SDKs send them.
+std::optional<double> optional_timestamp(json::value& v) {
+  if (json::is_null(v)) return std::nullopt;
+  double seconds = 0;
+  if (v.get_double().get(seconds) != simdjson::SUCCESS) throw json::type_mismatch(v, "Date");
+  return seconds;
+}
+
+std::optional<std::vector<RawIndex>> optional_indexes(json::value& v) {
+  if (json::is_null(v)) return std::nullopt;
+  std::vector<RawIndex> indexes;
+  for (auto element : json::read_array(v)) {
+    json::value index = element.value();
+    indexes.push_back(decode_raw_index(index));
+  }
+  return indexes;
+}
+
+void check_backup_arn(const std::string& arn, const std::string& path, ConstraintErrors& errors) {
+  if (arn.size() < 37) errors.add(arn, path, "Member must have length greater than or equal to 37");
+  if (arn.size() > 1024) errors.add(arn, path, "Member must have length less than or equal to 1024");
+}
+
+std::vector<RawKeyElement> raw_key_schema(const KeyDef& key) {
+  std::vector<RawKeyElement> out{{key.partition.name, "HASH"}};
+  if (key.sort) out.push_back({key.sort->name, "RANGE"});
+  return out;
+}
+
+RawThroughput raw_throughput(const Throughput& t) { return {t.read_units, t.write_units}; }
+
+RawIndex raw_index(const IndexSchema& index, bool provisioned) {
+  RawIndex raw;
+  raw.index_name = index.name;
+  raw.key_schema = raw_key_schema(index.key);
+  RawProjection projection;
+  projection.projection_type = std::string(projection_type_name(index.projection.type));
+  if (index.projection.type == ProjectionType::Include) projection.non_key_attributes = index.projection.non_key_attributes;
+  raw.projection = std::move(projection);
+  if (provisioned && index.throughput) raw.throughput = raw_throughput(*index.throughput);
+  return raw;
+}
+
+std::vector<RawIndex> raw_indexes(const std::vector<IndexSchema>& indexes, bool provisioned) {
+  std::vector<RawIndex> out;
+  for (const auto& index : indexes) out.push_back(raw_index(index, provisioned));
+  return out;
+}
+
+}  // namespace
+
+CreateBackupRequest decode_create_backup(json::object body) {
+  std::optional<std::string> table_name;
+  std::optional<std::string> backup_name;
+  for (auto field : body) {
+    std::string_view key = field.unescaped_key().value();
+    json::value value = field.value();
+    if (key == "TableName") table_name = optional_string(value);
+    else if (key == "BackupName") backup_name = optional_string(value);
+  }
+  ConstraintErrors errors;
+  if (!table_name) errors.add_null("tableName", kNotNull);
+  else check_table_name_constraints(*table_name, errors);
+  if (!backup_name) errors.add_null("backupName", kNotNull);
+  else check_name(*backup_name, "backupName", errors);
+  errors.throw_if_any();
+  return {std::move(*table_name), std::move(*backup_name)};
+}
+
+BackupArnRequest decode_backup_arn_request(json::object body) {
+  std::optional<std::string> arn;
+  for (auto field : body) {
+    std::string_view key = field.unescaped_key().value();
+    json::value value = field.value();
+    if (key == "BackupArn") arn = optional_string(value);
+  }
+  ConstraintErrors errors;
+  if (!arn) errors.add_null("backupArn", kNotNull);
+  else check_backup_arn(*arn, "backupArn", errors);
+  errors.throw_if_any();
+  return {std::move(*arn)};
+}
+
+ListBackupsRequest decode_list_backups(json::object body) {
+  ListBackupsRequest r;
+  std::optional<std::int64_t> limit;
+  std::optional<std::string> backup_type;
+  for (auto field : body) {
+    std::string_view key = field.unescaped_key().value();
+    json::value value = field.value();
+    if (key == "TableName") {
+      r.table_name = optional_string(value);
+    } else if (key == "Limit") {
+      if (!json::is_null(value)) limit = json::read_integer(value);
+    } else if (key == "TimeRangeLowerBound") {
+      r.created_from = optional_timestamp(value);
+    } else if (key == "TimeRangeUpperBound") {
+      r.created_before = optional_timestamp(value);
+    } else if (key == "ExclusiveStartBackupArn") {
+      r.exclusive_start_backup_arn = optional_string(value);
+    } else if (key == "BackupType") {
+      backup_type = optional_string(value);
+    }
+  }
+  // Checked after the loop, in the order of the API's members, whatever the JSON's.
+  ConstraintErrors errors;
+  if (r.table_name) check_table_name_constraints(*r.table_name, errors);
+  if (limit && *limit < 1) errors.add(std::to_string(*limit), "limit", "Member must have value greater than or equal to 1");
+  if (limit && *limit > 100) errors.add(std::to_string(*limit), "limit", "Member must have value less than or equal to 100");
+  if (r.exclusive_start_backup_arn) check_backup_arn(*r.exclusive_start_backup_arn, "exclusiveStartBackupArn", errors);
+  if (backup_type && *backup_type != "USER" && *backup_type != "SYSTEM" && *backup_type != "AWS_BACKUP" &&
+      *backup_type != "ALL") {
+    errors.add(*backup_type, "backupType", "Member must satisfy enum value set: [USER, SYSTEM, AWS_BACKUP, ALL]");
+  }
+  errors.throw_if_any();
+  if (limit) r.limit = *limit;
+  if (backup_type) r.backup_type = *backup_type;
+  return r;
+}
+
+RestoreTableFromBackupRequest decode_restore_table_from_backup(json::object body) {
+  std::optional<std::string> target;
+  std::optional<std::string> arn;
+  RestoreTableFromBackupRequest r;
+  for (auto field : body) {
+    std::string_view key = field.unescaped_key().value();
+    json::value value = field.value();
+    if (key == "TargetTableName") target = optional_string(value);
+    else if (key == "BackupArn") arn = optional_string(value);
+    else if (key == "BillingModeOverride") r.billing_mode = optional_string(value);
+    else if (key == "GlobalSecondaryIndexOverride") r.global_indexes = optional_indexes(value);
+    else if (key == "LocalSecondaryIndexOverride") r.local_indexes = optional_indexes(value);
+    else if (key == "ProvisionedThroughputOverride") r.throughput = decode_raw_throughput(value);
+  }
+  ConstraintErrors errors;
+  if (!target) errors.add_null("targetTableName", kNotNull);
+  else check_name(*target, "targetTableName", errors);
+  if (!arn) errors.add_null("backupArn", kNotNull);
+  else check_backup_arn(*arn, "backupArn", errors);
+  if (r.billing_mode && *r.billing_mode != "PROVISIONED" && *r.billing_mode != "PAY_PER_REQUEST") {
+    errors.add(*r.billing_mode, "billingModeOverride", "Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]");
+  }
+  check_index_constraints(r.global_indexes, "globalSecondaryIndexOverride", errors);
+  check_index_constraints(r.local_indexes, "localSecondaryIndexOverride", errors);
+  if (r.throughput) check_throughput_constraints(*r.throughput, "provisionedThroughputOverride", errors);
+  errors.throw_if_any();
+  r.target_table_name = std::move(*target);
+  r.backup_arn = std::move(*arn);
+  return r;
+}
+
+TableSchema restored_schema(const TableSchema& source, const RestoreTableFromBackupRequest& request) {
+  CreateTableRequest create;
+  create.table_name = request.target_table_name;
+  create.key_schema = raw_key_schema(source.key);
+  create.billing_mode = request.billing_mode.value_or(std::string(billing_mode_name(source.billing_mode)));
+  const bool provisioned = *create.billing_mode == "PROVISIONED";
+  if (request.throughput) {
+    create.throughput = request.throughput;
+  } else if (provisioned && source.billing_mode == BillingMode::Provisioned) {
+    create.throughput = raw_throughput(source.throughput);
+  }
+  create.global_indexes = request.global_indexes ? *request.global_indexes : raw_indexes(source.global_indexes, provisioned);
+  create.local_indexes = request.local_indexes ? *request.local_indexes : raw_indexes(source.local_indexes, provisioned);
+  if (create.global_indexes->empty()) create.global_indexes.reset();
+  if (create.local_indexes->empty()) create.local_indexes.reset();
+  // The definitions the restored keys use (an index left out takes its own along).
+  std::set<std::string> used{source.key.partition.name};
+  if (source.key.sort) used.insert(source.key.sort->name);
+  for (const auto* family : {&create.global_indexes, &create.local_indexes}) {
+    if (!*family) continue;
+    for (const RawIndex& index : **family) {
+      if (!index.key_schema) continue;
+      for (const RawKeyElement& element : *index.key_schema) {
+        if (element.attribute_name) used.insert(*element.attribute_name);
+      }
+    }
+  }
+  create.attribute_definitions.emplace();
+  for (const AttributeDefinition& a : source.attribute_definitions) {
+    if (used.contains(a.name)) create.attribute_definitions->push_back({a.name, std::string(scalar_type_name(a.type))});
+  }
+  if (source.table_class) create.table_class = std::string(table_class_name(*source.table_class));
+  return validate_create_table(create);
+}
+
+}  // namespace dynamod
