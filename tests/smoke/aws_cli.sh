@@ -23,6 +23,19 @@ ddb list-tables --query 'TableNames' --output text | grep -qx Music || fail "lis
 # A bad request comes back as the service's error.
 if out=$(ddb get-item --table-name Music --key '{"Artist":{"S":"x"}}' 2>&1); then fail "bad key accepted"; fi
 echo "$out" | grep -q "ValidationException.*The provided key element does not match the schema" || fail "unexpected: $out"
+# A backup, restored into a new table with the item.
+arn=$(ddb create-backup --table-name Music --backup-name music-backup --query 'BackupDetails.BackupArn' --output text)
+ddb describe-backup --backup-arn "$arn" --query 'BackupDescription.BackupDetails.BackupStatus' --output text |
+  grep -qx AVAILABLE || fail "describe-backup status"
+ddb restore-table-from-backup --target-table-name MusicRestored --backup-arn "$arn" >/dev/null
+ddb wait table-exists --table-name MusicRestored
+got=$(ddb get-item --table-name MusicRestored --consistent-read \
+  --key '{"Artist":{"S":"No One You Know"},"SongTitle":{"S":"Call Me Today"}}' --query 'Item.Year.N' --output text)
+[ "$got" = 2015 ] || fail "restored get-item returned Year '$got'"
+ddb list-backups --table-name Music --query 'BackupSummaries[0].BackupName' --output text | grep -qx music-backup ||
+  fail "list-backups"
+ddb delete-backup --backup-arn "$arn" --query 'BackupDescription.BackupDetails.BackupStatus' --output text |
+  grep -qx DELETED || fail "delete-backup status"
 ddb delete-table --table-name Music --query 'TableDescription.TableStatus' --output text | grep -qx DELETING ||
   fail "delete-table status"
 ddb wait table-not-exists --table-name Music
