@@ -16,6 +16,12 @@ std::string_view backup_status_name(BackupStatus status) {
   return "AVAILABLE";
 }
 
+void write_expiry(JsonWriter& out, const Backup& backup) {
+  if (backup.type != BackupType::System) return;
+  out.key("BackupExpiryDateTime");
+  out.real(backup.expires);
+}
+
 // Read and write units; an on-demand table reports zeros, as DescribeTable does.
 void write_units(JsonWriter& out, const Throughput& t) {
   out.begin_object();
@@ -99,6 +105,8 @@ void write_features(JsonWriter& out, const TableSchema& t) {
 
 }  // namespace
 
+std::string_view backup_type_name(BackupType type) { return type == BackupType::System ? "SYSTEM" : "USER"; }
+
 std::string backup_arn(const ArnContext& arn, const Backup& backup) {
   std::string out = table_arn(arn, backup.table.name);
   out += kBackupSegment;
@@ -127,9 +135,10 @@ void encode_backup_details(JsonWriter& out, const Backup& backup, const ArnConte
   out.key("BackupStatus");
   out.string(backup_status_name(status));
   out.key("BackupType");
-  out.string("USER");
+  out.string(backup_type_name(backup.type));
   out.key("BackupCreationDateTime");
   out.real(backup.created);
+  write_expiry(out, backup);
   out.end_object();
 }
 
@@ -158,10 +167,11 @@ void encode_backup_summary(JsonWriter& out, const Backup& backup, const ArnConte
   out.string(backup.name);
   out.key("BackupCreationDateTime");
   out.real(backup.created);
+  write_expiry(out, backup);
   out.key("BackupStatus");
   out.string("AVAILABLE");
   out.key("BackupType");
-  out.string("USER");
+  out.string(backup_type_name(backup.type));
   out.key("BackupSizeBytes");
   out.integer(backup.counters.size_bytes);
   out.end_object();

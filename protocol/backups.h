@@ -13,12 +13,20 @@
 
 namespace dynamod {
 
+// USER: made by CreateBackup. SYSTEM: made by DeleteTable of a table with
+// point-in-time recovery enabled, named "<table>$DeletedTableBackup" and kept
+// 35 days (the developer guide's "Before you begin using point-in-time recovery").
+enum class BackupType : std::uint8_t { User, System };
+std::string_view backup_type_name(BackupType type);
+
 struct Backup {
   // The ARN's last part: the creation time in milliseconds (14 digits), '-',
   // 8 hex digits, as the service writes it (01576616366715-b4e58d3a).
   std::string id;
   std::string name;
+  BackupType type = BackupType::User;
   double created = 0;             // epoch seconds
+  double expires = 0;             // epoch seconds, SYSTEM backups only
   std::uint32_t key_space = 0;    // storage: where its copy of the items is kept
   TableSchema table;              // the source table when the backup was taken
   TableCounters counters;         // and its items then

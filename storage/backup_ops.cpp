@@ -18,6 +18,7 @@ namespace {
 // Items copied or restored per cursor pass: the cursor is closed before the
 // writes (a write transaction's cursor must not walk a database it changes).
 constexpr std::size_t kChunk = 1000;
+constexpr double kSystemBackupSeconds = 35 * 24 * 3600.0;
 
 std::string backup_key(std::string_view ns, std::string_view id) {
   std::string key(ns);
@@ -33,8 +34,12 @@ std::string encode_descriptor(const Backup& b) {
   w.string(b.id);
   w.key("name");
   w.string(b.name);
+  w.key("type");
+  w.integer(static_cast<int>(b.type));
   w.key("created");
   w.real(b.created);
+  w.key("expires");
+  w.real(b.expires);
   w.key("key_space");
   w.unsigned_integer(b.key_space);
   w.key("items");
@@ -55,6 +60,11 @@ Backup decode_descriptor(std::string_view json) {
     b.id = std::string(std::string_view(o["id"]));
     b.name = std::string(std::string_view(o["name"]));
     b.created = double(o["created"]);
+    simdjson::dom::element type;  // absent in the descriptors of eb39b24, all USER
+    if (o["type"].get(type) == simdjson::SUCCESS) {
+      b.type = static_cast<BackupType>(std::int64_t(type));
+      b.expires = double(o["expires"]);
+    }
     b.key_space = static_cast<std::uint32_t>(std::uint64_t(o["key_space"]));
     b.counters.item_count = std::int64_t(o["items"]);
     b.counters.size_bytes = std::int64_t(o["bytes"]);
@@ -133,24 +143,52 @@ TablePtr table_for_backups(const std::function<TablePtr(const QualifiedName&)>& 
   return table;
 }
 
+// Copies the table's items and records the backup.
+Backup take_backup(WriteContext& ctx, const Table& table, std::string name, BackupType type, double now) {
+  Backup backup;
+  backup.key_space = allocate_id(ctx);
+  backup.id = make_backup_id(now, backup.key_space);
+  backup.name = std::move(name);
+  backup.type = type;
+  backup.created = now;
+  if (type == BackupType::System) backup.expires = now + kSystemBackupSeconds;
+  backup.table = table.schema;
+  backup.counters = table.stats->snapshot();
+  const std::string target = key_space_prefix(backup.key_space);
+  copy_key_space(ctx, ctx.dbs().items, table.schema.id, [&](std::string_view key, std::string_view record) {
+    ctx.txn().put(ctx.dbs().backup_items, target + std::string(key), record);
+  });
+  ctx.txn().put(ctx.dbs().backups, backup_key(table.ns, backup.id), encode_descriptor(backup));
+  return backup;
+}
+
+void drop_backup(WriteContext& ctx, std::string_view key, const Backup& backup) {
+  ctx.txn().del(ctx.dbs().backups, key);
+  delete_prefix(ctx, ctx.dbs().backup_items, key_space_prefix(backup.key_space));
+}
+
 }  // namespace
 
 Backup create_backup(WriteContext& ctx, const Scope& scope, const CreateBackupRequest& request, double now) {
   TablePtr table = table_for_backups([&](const QualifiedName& n) { return ctx.find_table(n.ns, n.name); }, scope,
                                      request.table_name);
-  Backup backup;
-  backup.key_space = allocate_id(ctx);
-  backup.id = make_backup_id(now, backup.key_space);
-  backup.name = request.backup_name;
-  backup.created = now;
-  backup.table = table->schema;
-  backup.counters = table->stats->snapshot();
-  const std::string target = key_space_prefix(backup.key_space);
-  copy_key_space(ctx, ctx.dbs().items, table->schema.id, [&](std::string_view key, std::string_view record) {
-    ctx.txn().put(ctx.dbs().backup_items, target + std::string(key), record);
-  });
-  ctx.txn().put(ctx.dbs().backups, backup_key(table->ns, backup.id), encode_descriptor(backup));
-  return backup;
+  return take_backup(ctx, *table, request.backup_name, BackupType::User, now);
+}
+
+void take_system_backup(WriteContext& ctx, const Table& table, double now) {
+  take_backup(ctx, table, table.schema.name + "$DeletedTableBackup", BackupType::System, now);
+}
+
+void expire_system_backups(WriteContext& ctx, double now) {
+  std::vector<std::pair<std::string, Backup>> expired;
+  {
+    auto cursor = ctx.txn().cursor(ctx.dbs().backups);
+    for (auto entry = cursor.first(); entry; entry = cursor.next()) {
+      Backup backup = decode_descriptor(entry->second);
+      if (backup.type == BackupType::System && backup.expires <= now) expired.emplace_back(entry->first, std::move(backup));
+    }
+  }
+  for (const auto& [key, backup] : expired) drop_backup(ctx, key, backup);
 }
 
 Backup describe_backup(Store& store, const Scope& scope, const std::string& arn) {
@@ -163,8 +201,7 @@ Backup describe_backup(Store& store, const Scope& scope, const std::string& arn)
 Backup delete_backup(WriteContext& ctx, const Scope& scope, const std::string& arn) {
   std::optional<Backup> backup = find_backup(ctx.txn(), ctx.dbs(), scope, arn);
   if (!backup) throw backup_not_found(arn);
-  ctx.txn().del(ctx.dbs().backups, *key_of_arn(scope, arn));
-  delete_prefix(ctx, ctx.dbs().backup_items, key_space_prefix(backup->key_space));
+  drop_backup(ctx, *key_of_arn(scope, arn), *backup);
   return std::move(*backup);
 }
 
@@ -181,8 +218,9 @@ ListBackupsResult list_backups(Store& store, const Scope& scope, const ListBacku
     if (key && key->substr(0, prefix.size()) == prefix) start = *key;
   }
   ListBackupsResult result;
-  // Only USER backups are made here: a filter for the other kinds finds none.
-  if (request.backup_type != "USER" && request.backup_type != "ALL") return result;
+  auto wanted = [&](const Backup& b) {
+    return request.backup_type == "ALL" || request.backup_type == backup_type_name(b.type);  // (no AWS_BACKUP here)
+  };
   lmdb::ReadTxn txn = store.read();
   auto cursor = txn.cursor(store.dbs().backups);
   auto entry = cursor.seek(start);
@@ -191,6 +229,7 @@ ListBackupsResult list_backups(Store& store, const Scope& scope, const ListBacku
   for (; entry && entry->first.substr(0, prefix.size()) == prefix; entry = cursor.next()) {
     Backup backup = decode_descriptor(entry->second);
     if (table && backup.table.name != table->name) continue;
+    if (!wanted(backup)) continue;
     if (request.created_from && backup.created < *request.created_from) continue;
     if (request.created_before && backup.created >= *request.created_before) continue;
     if (result.backups.size() == static_cast<std::size_t>(request.limit)) {

@@ -25,6 +25,10 @@
 namespace dynamod::ops {
 
 Backup create_backup(WriteContext& ctx, const Scope& scope, const CreateBackupRequest& request, double now);
+// DeleteTable's backup of a table with point-in-time recovery enabled (before its items go).
+void take_system_backup(WriteContext& ctx, const Table& table, double now);
+// Deletes the SYSTEM backups whose 35 days are over (the upkeep job).
+void expire_system_backups(WriteContext& ctx, double now);
 Backup describe_backup(Store& store, const Scope& scope, const std::string& arn);
 Backup delete_backup(WriteContext& ctx, const Scope& scope, const std::string& arn);
 

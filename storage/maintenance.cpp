@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "protocol/key_validation.h"
+#include "storage/backup_ops.h"
 #include "storage/item_change.h"
 #include "storage/item_codec.h"
 #include "storage/key_codec.h"
@@ -74,6 +75,7 @@ void Maintenance::run_once(WriteContext& ctx) {
   }
   trim_streams(ctx);
   purge_tokens(ctx);
+  ops::expire_system_backups(ctx, static_cast<double>(ctx.store().now_ms()) / 1000.0);
   ledger_.save(ctx);
 }
 

@@ -3,6 +3,7 @@
 #include <ctime>
 
 #include "protocol/index_updates.h"
+#include "storage/backup_ops.h"
 #include "storage/index_builds.h"
 #include "storage/index_entries.h"
 #include "storage/key_codec.h"
@@ -156,6 +157,10 @@ TableDescription delete_table(WriteContext& ctx, const Scope& scope, const std::
     throw ApiError::validation(
         "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection "
         "first.");
+  }
+  // Point-in-time recovery keeps the table's last state as a SYSTEM backup.
+  if (table->schema.point_in_time_recovery.enabled) {
+    take_system_backup(ctx, *table, static_cast<double>(ctx.store().now_ms()) / 1000.0);
   }
   ctx.txn().del(ctx.dbs().catalog, Store::catalog_key(ns, table->schema.name));
   // The stream stays readable (for its 24 hours) but receives nothing more.

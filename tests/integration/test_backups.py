@@ -296,6 +296,38 @@ def test_backup_outlives_its_table(dynamodb, table):
     assert scan_all(dynamodb, name) == sorted(items, key=lambda i: (i["pk"]["S"], i["sk"]["N"]))
 
 
+# Deleting a table with point-in-time recovery enabled leaves a SYSTEM backup of its last state,
+# named "<table>$DeletedTableBackup" and kept 35 days (developer guide, "Before you begin using
+# point-in-time recovery"); ListBackups shows it for BackupType SYSTEM or ALL, not by default
+# (USER), and it restores like any backup.
+def test_deleting_a_recoverable_table_leaves_a_system_backup(dynamodb, table):
+    name = table("range", tag="bksys")
+    items = fill(dynamodb, name, 8)
+    dynamodb.update_continuous_backups(TableName=name,
+                                       PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+    h.drop_table(dynamodb, name)
+    assert dynamodb.list_backups(TableName=name)["BackupSummaries"] == []
+    summaries = dynamodb.list_backups(TableName=name, BackupType="SYSTEM")["BackupSummaries"]
+    assert [(s["BackupName"], s["BackupType"]) for s in summaries] == [(name + "$DeletedTableBackup", "SYSTEM")]
+    assert summaries == dynamodb.list_backups(TableName=name, BackupType="ALL")["BackupSummaries"]
+    expiry = summaries[0]["BackupExpiryDateTime"] - summaries[0]["BackupCreationDateTime"]
+    assert abs(expiry - datetime.timedelta(days=35)) < datetime.timedelta(minutes=1)
+    details = wait_available(dynamodb, summaries[0]["BackupArn"])["BackupDetails"]
+    assert details["BackupType"] == "SYSTEM" and "BackupExpiryDateTime" in details
+    restored = h.unique_name("restored")
+    table.created.append(restored)
+    restore(dynamodb, restored, summaries[0]["BackupArn"])
+    assert scan_all(dynamodb, restored) == sorted(items, key=lambda i: (i["pk"]["S"], i["sk"]["N"]))
+    dynamodb.delete_backup(BackupArn=summaries[0]["BackupArn"])
+
+
+# Without point-in-time recovery a deleted table leaves no backup.
+def test_deleting_a_table_without_recovery_leaves_none(dynamodb, table):
+    name = table("hash", tag="bknone")
+    h.drop_table(dynamodb, name)
+    assert dynamodb.list_backups(TableName=name, BackupType="ALL")["BackupSummaries"] == []
+
+
 # ---------------------------------------------------------------- errors
 
 

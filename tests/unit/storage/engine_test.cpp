@@ -10,6 +10,7 @@
 #include "protocol/item_requests.h"
 #include "protocol/read_requests.h"
 #include "protocol/table_requests.h"
+#include "storage/backup_ops.h"
 #include "storage/item_ops.h"
 #include "storage/read_ops.h"
 #include "storage/schema_codec.h"
@@ -221,4 +222,43 @@ TEST_CASE("engine: one store per data directory") {
   }
   // Released with the store.
   CHECK_NOTHROW(Store(StoreOptions{.path = dir.string()}));
+}
+
+TEST_CASE("engine: deleting a table with point-in-time recovery leaves a SYSTEM backup for 35 days") {
+  std::int64_t now_ms = 1'700'000'000'000;
+  Store store(StoreOptions{.in_memory = true, .clock_ms = [&] { return now_ms; }});
+  WriteQueue writer(store);
+  create_table(writer, "t_items");
+  put(store, writer, R"({"pk": {"S": "a"}, "sk": {"N": "1"}})");
+  UpdateContinuousBackupsRequest pitr;
+  pitr.table_name = "t_items";
+  pitr.has_specification = true;
+  pitr.enabled = true;
+  writer.run_sync([&](WriteContext& ctx) { return ops::update_continuous_backups(ctx, kScope, pitr, 1.0); });
+  writer.run_sync([&](WriteContext& ctx) { return ops::delete_table(ctx, kScope, "t_items"); });
+
+  ListBackupsRequest system;
+  system.backup_type = "SYSTEM";
+  std::vector<Backup> kept = ops::list_backups(store, kScope, system).backups;
+  REQUIRE(kept.size() == 1);
+  CHECK(kept[0].name == "t_items$DeletedTableBackup");
+  CHECK(kept[0].type == BackupType::System);
+  CHECK(kept[0].counters.item_count == 1);
+  CHECK(kept[0].expires == doctest::Approx(1'700'000'000.0 + 35 * 86400));
+  CHECK(ops::list_backups(store, kScope, ListBackupsRequest{}).backups.empty());  // USER by default
+
+  now_ms += 35LL * 86400 * 1000 - 1000;  // a second before the end: kept
+  writer.run_sync([&](WriteContext& ctx) {
+    ops::expire_system_backups(ctx, static_cast<double>(now_ms) / 1000.0);
+    return true;
+  });
+  CHECK(ops::list_backups(store, kScope, system).backups.size() == 1);
+  now_ms += 1000;
+  writer.run_sync([&](WriteContext& ctx) {
+    ops::expire_system_backups(ctx, static_cast<double>(now_ms) / 1000.0);
+    return true;
+  });
+  CHECK(ops::list_backups(store, kScope, system).backups.empty());
+  // (Its items went with it.)
+  CHECK_FALSE(store.read().cursor(store.dbs().backup_items).first());
 }
