@@ -44,6 +44,8 @@ constexpr std::array<ErrorInfo, kErrorCodeCount> kErrors{{
     {"ThrottlingException", kDynamo, 400},
     {"BackupNotFoundException", kDynamo, 400},
     {"TableAlreadyExistsException", kDynamo, 400},
+    {"PointInTimeRecoveryUnavailableException", kDynamo, 400},
+    {"InvalidRestoreTimeException", kDynamo, 400},
     {"RequestLimitExceeded", kDynamo, 400},
 }};
 

@@ -40,6 +40,8 @@ enum class ErrorCode : std::uint8_t {
   ThrottlingException,
   BackupNotFoundException,
   TableAlreadyExistsException,
+  PointInTimeRecoveryUnavailableException,
+  InvalidRestoreTimeException,
   RequestLimitExceeded,  // keep last: it sizes the tables indexed by code
 };
 inline constexpr std::size_t kErrorCodeCount = static_cast<std::size_t>(ErrorCode::RequestLimitExceeded) + 1;

@@ -32,13 +32,26 @@ struct ListBackupsRequest {
   std::string backup_type = "USER";
 };
 
+// What a restore may change of the table it restores.
+struct RestoreOverrides {
+  std::optional<std::string> billing_mode;
+  std::optional<std::vector<RawIndex>> global_indexes;  // replace the source's
+  std::optional<std::vector<RawIndex>> local_indexes;
+  std::optional<RawThroughput> throughput;
+};
+
 struct RestoreTableFromBackupRequest {
   std::string target_table_name;
   std::string backup_arn;
-  std::optional<std::string> billing_mode;
-  std::optional<std::vector<RawIndex>> global_indexes;  // replace the backup's
-  std::optional<std::vector<RawIndex>> local_indexes;
-  std::optional<RawThroughput> throughput;
+  RestoreOverrides overrides;
+};
+
+struct RestoreTableToPointInTimeRequest {
+  std::optional<std::string> source_table;  // SourceTableArn, or else SourceTableName
+  std::string target_table_name;
+  bool use_latest_restorable_time = false;
+  std::optional<double> restore_time;  // epoch seconds
+  RestoreOverrides overrides;
 };
 
 // Each throws the service's ValidationException (or SerializationException
@@ -47,12 +60,14 @@ CreateBackupRequest decode_create_backup(json::object body);
 BackupArnRequest decode_backup_arn_request(json::object body);
 ListBackupsRequest decode_list_backups(json::object body);
 RestoreTableFromBackupRequest decode_restore_table_from_backup(json::object body);
+RestoreTableToPointInTimeRequest decode_restore_table_to_point_in_time(json::object body);
 
-// The table a restore creates: the backup's keys, attribute definitions,
+// The table a restore creates: the source's keys, attribute definitions,
 // indexes, billing mode, capacity and table class, with the request's
 // overrides, checked as CreateTable checks a new table. Streams, Time to
 // Live, tags, deletion protection and point-in-time recovery are not
 // restored (the developer guide lists them as settings to set again).
-TableSchema restored_schema(const TableSchema& source, const RestoreTableFromBackupRequest& request);
+TableSchema restored_schema(const TableSchema& source, const std::string& target_table_name,
+                            const RestoreOverrides& overrides);
 
 }  // namespace dynamod

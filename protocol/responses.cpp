@@ -208,8 +208,10 @@ void encode_table_description(JsonWriter& out, const TableSchema& s, const Table
   if (full && s.restore) {
     out.key("RestoreSummary");
     out.begin_object();
-    out.key("SourceBackupArn");
-    out.string(s.restore->source_backup_arn);
+    if (!s.restore->source_backup_arn.empty()) {  // (a point-in-time restore has none)
+      out.key("SourceBackupArn");
+      out.string(s.restore->source_backup_arn);
+    }
     out.key("SourceTableArn");
     out.string(s.restore->source_table_arn);
     out.key("RestoreDateTime");

@@ -3,6 +3,7 @@
 // billing, and the settings DescribeTable reports. Built by validating a
 // CreateTable request; persisted by storage/ in the catalog.
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -95,6 +96,10 @@ struct PointInTimeRecovery {
   bool enabled = false;
   std::int64_t recovery_period_days = 35;
   double enabled_at = 0;  // epoch seconds
+  // The oldest time a restore may ask for: the recovery period back, or when recovery was turned on.
+  double earliest_restorable(double now) const {
+    return std::max(enabled_at, now - static_cast<double>(recovery_period_days) * 86400.0);
+  }
   friend bool operator==(const PointInTimeRecovery&, const PointInTimeRecovery&) = default;
 };
 

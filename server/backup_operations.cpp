@@ -1,7 +1,7 @@
 // Handlers of the backup operations: on-demand backups and restores
 // (CreateBackup, DescribeBackup, ListBackups, DeleteBackup,
-// RestoreTableFromBackup) and point-in-time recovery's setting
-// (DescribeContinuousBackups, UpdateContinuousBackups).
+// RestoreTableFromBackup) and point-in-time recovery (DescribeContinuousBackups,
+// UpdateContinuousBackups, RestoreTableToPointInTime).
 
 #include <array>
 
@@ -86,6 +86,16 @@ awaitable<Reply> list_backups(OperationContext& ctx, json::object body) {
   co_return out.take();
 }
 
+std::string restored_table_answer(const OperationContext& ctx, const ops::TableDescription& table) {
+  JsonWriter out;
+  out.begin_object();
+  out.key("TableDescription");
+  encode_table_description(out, table.schema, table.counters, table.index_counters,
+                           ArnContext{ctx.scope.region, ctx.scope.account_id}, DescriptionShape::Full);
+  out.end_object();
+  return out.take();
+}
+
 awaitable<Reply> restore_table_from_backup(OperationContext& ctx, json::object body) {
   RestoreTableFromBackupRequest request = decode_restore_table_from_backup(body);
   ctx.table_name = request.target_table_name;
@@ -96,16 +106,23 @@ awaitable<Reply> restore_table_from_backup(OperationContext& ctx, json::object b
     return ops::restore_table_from_backup(w, scope, request, now, uuid);
   });
   ops::TableDescription table = co_await async_write(ctx.writer, std::move(job));
-  JsonWriter out;
-  out.begin_object();
-  out.key("TableDescription");
-  encode_table_description(out, table.schema, table.counters, table.index_counters,
-                           ArnContext{ctx.scope.region, ctx.scope.account_id}, DescriptionShape::Full);
-  out.end_object();
-  co_return out.take();
+  co_return restored_table_answer(ctx, table);
 }
 
 // ---------------------------------------------------------------- point-in-time recovery
+
+awaitable<Reply> restore_table_to_point_in_time(OperationContext& ctx, json::object body) {
+  RestoreTableToPointInTimeRequest request = decode_restore_table_to_point_in_time(body);
+  ctx.table_name = request.target_table_name;
+  Scope scope = ctx.scope;
+  double now = ctx.clock();
+  std::string uuid = ctx.make_uuid();
+  auto job = write_job([scope, request = std::move(request), now, uuid](WriteContext& w) {
+    return ops::restore_table_to_point_in_time(w, scope, request, now, uuid);
+  });
+  ops::TableDescription table = co_await async_write(ctx.writer, std::move(job));
+  co_return restored_table_answer(ctx, table);
+}
 
 std::string continuous_backups_answer(const PointInTimeRecovery& pitr, double now) {
   JsonWriter out;
@@ -121,10 +138,8 @@ std::string continuous_backups_answer(const PointInTimeRecovery& pitr, double no
   if (pitr.enabled) {
     out.key("RecoveryPeriodInDays");
     out.integer(pitr.recovery_period_days);
-    // dynamod keeps no history to restore from; the window is what the
-    // service would report for a table that has been recoverable since then.
     out.key("EarliestRestorableDateTime");
-    out.real(pitr.enabled_at);
+    out.real(pitr.earliest_restorable(now));
     out.key("LatestRestorableDateTime");
     out.real(now);
   }
@@ -152,13 +167,14 @@ awaitable<Reply> update_continuous_backups(OperationContext& ctx, json::object b
   co_return continuous_backups_answer(pitr, now);
 }
 
-constexpr std::array<NamedOperation, 7> kBackupOperations{{
+constexpr std::array<NamedOperation, 8> kBackupOperations{{
     {"CreateBackup", create_backup},
     {"DeleteBackup", delete_backup},
     {"DescribeBackup", describe_backup},
     {"DescribeContinuousBackups", describe_continuous_backups},
     {"ListBackups", list_backups},
     {"RestoreTableFromBackup", restore_table_from_backup},
+    {"RestoreTableToPointInTime", restore_table_to_point_in_time},
     {"UpdateContinuousBackups", update_continuous_backups},
 }};
 

@@ -3,6 +3,8 @@
 #include <simdjson.h>
 
 #include <cstdio>
+#include <limits>
+#include <map>
 #include <stdexcept>
 
 #include "protocol/key_validation.h"
@@ -10,6 +12,7 @@
 #include "storage/item_codec.h"
 #include "storage/item_ops.h"
 #include "storage/key_codec.h"
+#include "storage/pitr.h"
 #include "storage/schema_codec.h"
 
 namespace dynamod::ops {
@@ -241,21 +244,24 @@ ListBackupsResult list_backups(Store& store, const Scope& scope, const ListBacku
   return result;
 }
 
-TableDescription restore_table_from_backup(WriteContext& ctx, const Scope& scope,
-                                           const RestoreTableFromBackupRequest& request, double now,
-                                           std::string table_uuid) {
-  std::optional<Backup> backup = find_backup(ctx.txn(), ctx.dbs(), scope, request.backup_arn);
-  if (!backup) throw backup_not_found(request.backup_arn);
-  if (ctx.find_table(std::string(scope.ns()), request.target_table_name)) {
-    throw ApiError(ErrorCode::TableAlreadyExistsException, "Table already exists: " + request.target_table_name);
+namespace {
+
+void refuse_existing_target(WriteContext& ctx, const Scope& scope, const std::string& target) {
+  if (ctx.find_table(std::string(scope.ns()), target)) {
+    throw ApiError(ErrorCode::TableAlreadyExistsException, "Table already exists: " + target);
   }
-  TableSchema schema = restored_schema(backup->table, request);
-  const ArnContext source_arn{backup->table.region, scope.account_id};
-  schema.restore = RestoreSummary{request.backup_arn, table_arn(source_arn, backup->table.name), now};
+}
+
+// Creates the restored table and writes every record `fill` hands over, as
+// PutItem would (indexes, item collections, counters).
+template <typename Fill>
+TableDescription restore_table(WriteContext& ctx, const Scope& scope, TableSchema schema, double now,
+                               std::string table_uuid, Fill fill) {
+  const std::string name = schema.name;
   TableDescription answer = create_table(ctx, scope, std::move(schema), now, std::move(table_uuid));
-  TablePtr table = ctx.find_table(std::string(scope.ns()), request.target_table_name);
+  TablePtr table = ctx.find_table(std::string(scope.ns()), name);
   CollectionSizes sizes;
-  copy_key_space(ctx, ctx.dbs().backup_items, backup->key_space, [&](std::string_view, std::string_view record) {
+  fill([&](std::string_view record) {
     Item item = items::decode(record, ctx.store().names());
     const ItemLocation at = locate(table, key_from_item(table->schema.key, item));
     ItemChange change(*table, at);  // (it keeps a reference to `at`)
@@ -265,14 +271,69 @@ TableDescription restore_table_from_backup(WriteContext& ctx, const Scope& scope
     try {
       change.plan(ctx, sizes);
     } catch (const ApiError& e) {
-      // Only an item collection over a limit lowered since the backup can fail
-      // here, after the table and earlier items were written: abort the whole
-      // group rather than leave a half-restored table.
-      throw std::runtime_error("restore of " + request.target_table_name + " failed: " + e.message());
+      // Only an item collection over a limit lowered since the items were
+      // written can fail here, after the table and earlier items were: abort
+      // the whole group rather than leave a half-restored table.
+      throw std::runtime_error("restore of " + name + " failed: " + e.message());
     }
     change.apply(ctx);
   });
   return answer;
+}
+
+}  // namespace
+
+TableDescription restore_table_from_backup(WriteContext& ctx, const Scope& scope,
+                                           const RestoreTableFromBackupRequest& request, double now,
+                                           std::string table_uuid) {
+  std::optional<Backup> backup = find_backup(ctx.txn(), ctx.dbs(), scope, request.backup_arn);
+  if (!backup) throw backup_not_found(request.backup_arn);
+  refuse_existing_target(ctx, scope, request.target_table_name);
+  TableSchema schema = restored_schema(backup->table, request.target_table_name, request.overrides);
+  const ArnContext source_arn{backup->table.region, scope.account_id};
+  schema.restore = RestoreSummary{request.backup_arn, table_arn(source_arn, backup->table.name), now};
+  return restore_table(ctx, scope, std::move(schema), now, std::move(table_uuid), [&](auto write) {
+    copy_key_space(ctx, ctx.dbs().backup_items, backup->key_space,
+                   [&](std::string_view, std::string_view record) { write(record); });
+  });
+}
+
+TableDescription restore_table_to_point_in_time(WriteContext& ctx, const Scope& scope,
+                                                const RestoreTableToPointInTimeRequest& request, double now,
+                                                std::string table_uuid) {
+  TablePtr source = table_for_backups([&](const QualifiedName& n) { return ctx.find_table(n.ns, n.name); }, scope,
+                                      *request.source_table);
+  refuse_existing_target(ctx, scope, request.target_table_name);
+  const PointInTimeRecovery& recovery = source->schema.point_in_time_recovery;
+  if (!recovery.enabled) {
+    throw ApiError(ErrorCode::PointInTimeRecoveryUnavailableException,
+                   "Point in time recovery is not enabled for table '" + source->schema.name + "'");
+  }
+  const double time = request.use_latest_restorable_time ? now : *request.restore_time;
+  if (time < recovery.earliest_restorable(now) || time > now) {
+    throw ApiError(ErrorCode::InvalidRestoreTimeException,
+                   "RestoreDateTime must be between EarliestRestorableDateTime and LatestRestorableDateTime");
+  }
+  TableSchema schema = restored_schema(source->schema, request.target_table_name, request.overrides);
+  const ArnContext source_arn{source->schema.region, scope.account_id};
+  schema.restore = RestoreSummary{"", table_arn(source_arn, source->schema.name), time};
+  // The items now, each changed one as it was at `time`.
+  std::map<std::string, std::optional<std::string>> then = pitr::states_before_changes(
+      ctx.txn(), ctx.dbs(), source->schema.id, static_cast<std::int64_t>(time * 1000.0));
+  return restore_table(ctx, scope, std::move(schema), now, std::move(table_uuid), [&](auto write) {
+    copy_key_space(ctx, ctx.dbs().items, source->schema.id, [&](std::string_view key, std::string_view record) {
+      auto it = then.find(std::string(key));
+      if (it == then.end()) {
+        write(record);
+        return;
+      }
+      if (it->second) write(*it->second);
+      then.erase(it);
+    });
+    for (const auto& [key, record] : then) {  // items deleted since
+      if (record) write(*record);
+    }
+  });
 }
 
 PointInTimeRecovery describe_continuous_backups(Store& store, const Scope& scope, const std::string& name) {
@@ -287,6 +348,8 @@ PointInTimeRecovery update_continuous_backups(WriteContext& ctx, const Scope& sc
   TableSchema schema = table->schema;
   PointInTimeRecovery& pitr = schema.point_in_time_recovery;
   if (*request.enabled && !pitr.enabled) pitr.enabled_at = now;
+  // Turned off, recovery forgets its history: turned on again, it starts anew.
+  if (!*request.enabled && pitr.enabled) pitr::trim(ctx, schema.id, std::numeric_limits<std::int64_t>::max());
   pitr.enabled = *request.enabled;
   if (request.recovery_period_days) pitr.recovery_period_days = *request.recovery_period_days;
   PointInTimeRecovery result = pitr;

@@ -1,7 +1,8 @@
 #pragma once
 // Backups: on-demand backups (CreateBackup, DescribeBackup, ListBackups,
-// DeleteBackup, RestoreTableFromBackup) and the point-in-time recovery
-// setting (DescribeContinuousBackups, UpdateContinuousBackups).
+// DeleteBackup, RestoreTableFromBackup) and point-in-time recovery
+// (DescribeContinuousBackups, UpdateContinuousBackups,
+// RestoreTableToPointInTime; its history is pitr.h's).
 //
 // A backup copies the table's item records, as they are, into "backup_items"
 // under a key space of its own, and keeps its descriptor (name, time, the
@@ -42,6 +43,12 @@ ListBackupsResult list_backups(Store& store, const Scope& scope, const ListBacku
 TableDescription restore_table_from_backup(WriteContext& ctx, const Scope& scope,
                                            const RestoreTableFromBackupRequest& request, double now,
                                            std::string table_uuid);
+
+// RestoreTableToPointInTime: the source table's items as they were at the
+// time asked (see pitr.h), into a new table.
+TableDescription restore_table_to_point_in_time(WriteContext& ctx, const Scope& scope,
+                                                const RestoreTableToPointInTimeRequest& request, double now,
+                                                std::string table_uuid);
 
 PointInTimeRecovery describe_continuous_backups(Store& store, const Scope& scope, const std::string& table);
 PointInTimeRecovery update_continuous_backups(WriteContext& ctx, const Scope& scope,

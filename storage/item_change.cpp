@@ -6,6 +6,7 @@
 #include "protocol/key_validation.h"
 #include "storage/item_codec.h"
 #include "storage/key_codec.h"
+#include "storage/pitr.h"
 #include "storage/streams.h"
 
 namespace dynamod {
@@ -78,6 +79,9 @@ void ItemChange::apply(WriteContext& ctx) {
   std::int64_t item_delta = (new_record_.empty() ? 0 : 1) - (old_exists_ ? 1 : 0);
   std::int64_t byte_delta = static_cast<std::int64_t>(new_record_.empty() ? 0 : new_size_) -
                             static_cast<std::int64_t>(old_exists_ ? old_size_ : 0);
+  if (table_.schema.point_in_time_recovery.enabled) {
+    pitr::record_change(ctx, table_.schema.id, at_.stored_key, ctx.store().now_ms());
+  }
   if (!new_record_.empty()) {
     txn.put(ctx.dbs().items, at_.stored_key, new_record_);
   } else if (old_exists_) {

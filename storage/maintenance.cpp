@@ -9,6 +9,7 @@
 #include "storage/item_change.h"
 #include "storage/item_codec.h"
 #include "storage/key_codec.h"
+#include "storage/pitr.h"
 #include "storage/streams.h"
 
 namespace dynamod {
@@ -72,6 +73,11 @@ void Maintenance::loop() {
 void Maintenance::run_once(WriteContext& ctx) {
   for (const TablePtr& table : store_.catalog().all()) {
     if (table->schema.ttl && table->schema.ttl->enabled) sweep_table(ctx, *table);
+    const PointInTimeRecovery& recovery = table->schema.point_in_time_recovery;
+    if (recovery.enabled) {
+      const double now = static_cast<double>(ctx.store().now_ms()) / 1000.0;
+      pitr::trim(ctx, table->schema.id, static_cast<std::int64_t>(recovery.earliest_restorable(now) * 1000.0));
+    }
   }
   trim_streams(ctx);
   purge_tokens(ctx);

@@ -2,8 +2,9 @@
 // Background upkeep, run as writer jobs on a timer: the Time to Live sweeper
 // (deletes expired items, with their index entries and a REMOVE stream record
 // by the service's identity, and no capacity charged), the trimming of stream
-// records older than 24 hours, the purge of expired idempotency tokens and of
-// SYSTEM backups past their 35 days, and saving the ledger's recent usage.
+// records older than 24 hours, the purge of expired idempotency tokens, of
+// SYSTEM backups past their 35 days and of point-in-time recovery's history
+// older than its recovery period, and saving the ledger's recent usage.
 
 #include <atomic>
 #include <chrono>

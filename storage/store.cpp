@@ -93,6 +93,7 @@ Store::Store(const StoreOptions& options)
     dbs_.names = txn.open_db("names");
     dbs_.backups = txn.open_db("backups");
     dbs_.backup_items = txn.open_db("backup_items");
+    dbs_.pitr_log = txn.open_db("pitr_log");
     next_sequence_ = kFirstSequenceNumber;
     if (auto stored = txn.get(dbs_.meta, kNextSequenceKey); stored && stored->size() == 8) {
       std::uint64_t v = 0;

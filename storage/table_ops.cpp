@@ -1,12 +1,14 @@
 #include "storage/table_ops.h"
 
 #include <ctime>
+#include <limits>
 
 #include "protocol/index_updates.h"
 #include "storage/backup_ops.h"
 #include "storage/index_builds.h"
 #include "storage/index_entries.h"
 #include "storage/key_codec.h"
+#include "storage/pitr.h"
 #include "storage/schema_codec.h"
 #include "storage/streams.h"
 
@@ -161,6 +163,7 @@ TableDescription delete_table(WriteContext& ctx, const Scope& scope, const std::
   // Point-in-time recovery keeps the table's last state as a SYSTEM backup.
   if (table->schema.point_in_time_recovery.enabled) {
     take_system_backup(ctx, *table, static_cast<double>(ctx.store().now_ms()) / 1000.0);
+    pitr::trim(ctx, table->schema.id, std::numeric_limits<std::int64_t>::max());
   }
   ctx.txn().del(ctx.dbs().catalog, Store::catalog_key(ns, table->schema.name));
   // The stream stays readable (for its 24 hours) but receives nothing more.

@@ -50,7 +50,7 @@ TableSchema backed_up_table() {
 
 // Every decoder, and for the single-item writes and GetItem the expression
 // step that follows decoding on the I/O thread.
-constexpr std::array<Decoder, 30> kDecoders{{
+constexpr std::array<Decoder, 31> kDecoders{{
     [](json::object b) { parse_put_or_delete_expressions(decode_put_item(b).write); },
     [](json::object b) { parse_put_or_delete_expressions(decode_delete_item(b).write, true); },
     [](json::object b) { parse_update_expressions(decode_update_item(b)); },
@@ -81,7 +81,8 @@ constexpr std::array<Decoder, 30> kDecoders{{
     [](json::object b) { decode_backup_arn_request(b); },
     [](json::object b) { decode_list_backups(b); },
     // A restore's overrides meet CreateTable's checks against a backup of a table with an index.
-    [](json::object b) { restored_schema(backed_up_table(), decode_restore_table_from_backup(b)); },
+    [](json::object b) { restored_schema(backed_up_table(), "target", decode_restore_table_from_backup(b).overrides); },
+    [](json::object b) { restored_schema(backed_up_table(), "target", decode_restore_table_to_point_in_time(b).overrides); },
 }};
 
 }  // namespace

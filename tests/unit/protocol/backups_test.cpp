@@ -53,9 +53,7 @@ TEST_CASE("a backup ARN is its table's ARN, /backup/ and the id") {
 }
 
 TEST_CASE("a restore keeps the backup's keys, indexes and capacity, and drops streams and tags") {
-  RestoreTableFromBackupRequest request;
-  request.target_table_name = "target";
-  TableSchema restored = restored_schema(indexed_source(), request);
+  TableSchema restored = restored_schema(indexed_source(), "target", RestoreOverrides{});
   CHECK(restored.name == "target");
   CHECK(restored.key == indexed_source().key);
   CHECK(restored.attribute_definitions == indexed_source().attribute_definitions);
@@ -70,12 +68,11 @@ TEST_CASE("a restore keeps the backup's keys, indexes and capacity, and drops st
 }
 
 TEST_CASE("a restore's overrides: on demand, without the indexes and their definitions") {
-  RestoreTableFromBackupRequest request;
-  request.target_table_name = "target";
-  request.billing_mode = "PAY_PER_REQUEST";
-  request.global_indexes.emplace();
-  request.local_indexes.emplace();
-  TableSchema restored = restored_schema(indexed_source(), request);
+  RestoreOverrides overrides;
+  overrides.billing_mode = "PAY_PER_REQUEST";
+  overrides.global_indexes.emplace();
+  overrides.local_indexes.emplace();
+  TableSchema restored = restored_schema(indexed_source(), "target", overrides);
   CHECK(restored.billing_mode == BillingMode::PayPerRequest);
   CHECK(restored.global_indexes.empty());
   CHECK(restored.local_indexes.empty());
@@ -84,17 +81,16 @@ TEST_CASE("a restore's overrides: on demand, without the indexes and their defin
 }
 
 TEST_CASE("an override index on an attribute the backup does not define is CreateTable's error") {
-  RestoreTableFromBackupRequest request;
-  request.target_table_name = "target";
+  RestoreOverrides overrides;
   RawIndex index;
   index.index_name = "by_z";
   index.key_schema = std::vector<RawKeyElement>{{std::string("z"), std::string("HASH")}};
   index.projection = RawProjection{std::string("ALL"), std::nullopt};
   index.throughput = RawThroughput{1, 1};
-  request.global_indexes = std::vector<RawIndex>{index};
+  overrides.global_indexes = std::vector<RawIndex>{index};
   std::string message;
   try {
-    restored_schema(indexed_source(), request);
+    restored_schema(indexed_source(), "target", overrides);
   } catch (const ApiError& e) {
     message = e.message();
   }
