@@ -86,42 +86,39 @@ awaitable<Reply> list_backups(OperationContext& ctx, json::object body) {
   co_return out.take();
 }
 
-std::string restored_table_answer(const OperationContext& ctx, const ops::TableDescription& table) {
+// A restore (from a backup or to a point in time) on the writer, answered
+// with the new table's description. (`restore` is a plain function pointer:
+// a coroutine must not take a closure by value, g++ 12 miscompiles it.)
+template <typename Request>
+using RestoreFn = ops::TableDescription (*)(WriteContext&, const Scope&, const Request&, double, std::string);
+
+template <typename Request>
+awaitable<Reply> run_restore(OperationContext& ctx, Request request, RestoreFn<Request> restore) {
+  ctx.table_name = request.target_table_name;
+  Scope scope = ctx.scope;
+  double now = ctx.clock();
+  std::string uuid = ctx.make_uuid();
+  auto job = write_job([scope, request = std::move(request), now, uuid, restore](WriteContext& w) {
+    return restore(w, scope, request, now, uuid);
+  });
+  ops::TableDescription table = co_await async_write(ctx.writer, std::move(job));
   JsonWriter out;
   out.begin_object();
   out.key("TableDescription");
   encode_table_description(out, table.schema, table.counters, table.index_counters,
                            ArnContext{ctx.scope.region, ctx.scope.account_id}, DescriptionShape::Full);
   out.end_object();
-  return out.take();
+  co_return out.take();
 }
 
 awaitable<Reply> restore_table_from_backup(OperationContext& ctx, json::object body) {
-  RestoreTableFromBackupRequest request = decode_restore_table_from_backup(body);
-  ctx.table_name = request.target_table_name;
-  Scope scope = ctx.scope;
-  double now = ctx.clock();
-  std::string uuid = ctx.make_uuid();
-  auto job = write_job([scope, request = std::move(request), now, uuid](WriteContext& w) {
-    return ops::restore_table_from_backup(w, scope, request, now, uuid);
-  });
-  ops::TableDescription table = co_await async_write(ctx.writer, std::move(job));
-  co_return restored_table_answer(ctx, table);
+  return run_restore(ctx, decode_restore_table_from_backup(body), &ops::restore_table_from_backup);
 }
 
 // ---------------------------------------------------------------- point-in-time recovery
 
 awaitable<Reply> restore_table_to_point_in_time(OperationContext& ctx, json::object body) {
-  RestoreTableToPointInTimeRequest request = decode_restore_table_to_point_in_time(body);
-  ctx.table_name = request.target_table_name;
-  Scope scope = ctx.scope;
-  double now = ctx.clock();
-  std::string uuid = ctx.make_uuid();
-  auto job = write_job([scope, request = std::move(request), now, uuid](WriteContext& w) {
-    return ops::restore_table_to_point_in_time(w, scope, request, now, uuid);
-  });
-  ops::TableDescription table = co_await async_write(ctx.writer, std::move(job));
-  co_return restored_table_answer(ctx, table);
+  return run_restore(ctx, decode_restore_table_to_point_in_time(body), &ops::restore_table_to_point_in_time);
 }
 
 std::string continuous_backups_answer(const PointInTimeRecovery& pitr, double now) {
