@@ -62,12 +62,9 @@ Backup decode_descriptor(std::string_view json) {
     Backup b;
     b.id = std::string(std::string_view(o["id"]));
     b.name = std::string(std::string_view(o["name"]));
+    b.type = static_cast<BackupType>(std::int64_t(o["type"]));
     b.created = double(o["created"]);
-    simdjson::dom::element type;  // absent in the descriptors of eb39b24, all USER
-    if (o["type"].get(type) == simdjson::SUCCESS) {
-      b.type = static_cast<BackupType>(std::int64_t(type));
-      b.expires = double(o["expires"]);
-    }
+    b.expires = double(o["expires"]);
     b.key_space = static_cast<std::uint32_t>(std::uint64_t(o["key_space"]));
     b.counters.item_count = std::int64_t(o["items"]);
     b.counters.size_bytes = std::int64_t(o["bytes"]);
@@ -156,10 +153,12 @@ Backup take_backup(WriteContext& ctx, const Table& table, std::string name, Back
   backup.created = now;
   if (type == BackupType::System) backup.expires = now + kSystemBackupSeconds;
   backup.table = table.schema;
-  backup.counters = table.stats->snapshot();
+  // Counted as copied: the published counters miss the writes of earlier jobs of this group.
   const std::string target = key_space_prefix(backup.key_space);
   copy_key_space(ctx, ctx.dbs().items, table.schema.id, [&](std::string_view key, std::string_view record) {
     ctx.txn().put(ctx.dbs().backup_items, target + std::string(key), record);
+    ++backup.counters.item_count;
+    backup.counters.size_bytes += items::metered_size(record);
   });
   ctx.txn().put(ctx.dbs().backups, backup_key(table.ns, backup.id), encode_descriptor(backup));
   return backup;
