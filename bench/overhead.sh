@@ -7,6 +7,8 @@
 #   bench/overhead.sh metering      GetItem and PutItem, --metering on (B) vs off (A)
 #   bench/overhead.sh streams       PutItem to a table with a NEW_AND_OLD_IMAGES stream (B)
 #                                   vs one without (A), same server
+#   bench/overhead.sh pitr          PutItem to a table with point-in-time recovery on (B)
+#                                   vs one without (A), same server
 #   bench/overhead.sh baseline BIN  GetItem and PutItem, build/dynamod (B) vs another
 #                                   build (A), e.g. one from before a feature landed
 #
@@ -15,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-WHAT="${1:?usage: bench/overhead.sh metering|streams|baseline BIN}"
+WHAT="${1:?usage: bench/overhead.sh metering|streams|pitr|baseline BIN}"
 ROUNDS="${ROUNDS:-5}"
 DURATION="${DURATION:-5}"
 WARMUP="${WARMUP:-1}"
@@ -108,22 +110,30 @@ case "$WHAT" in
       report "$A_LABEL" "$B_LABEL" "$TMP/a" "$TMP/b" "$workload"
     done
     ;;
-  streams)
+  streams|pitr)
+    # The same server, a second table with the feature on (B) beside the plain one (A).
     start "$DYNAMOD"
-    "$LOADGEN" load --port "$PORT" --keys "$KEYS" --table bench_s >/dev/null
-    python3 - "$PORT" <<'PY'
+    "$LOADGEN" load --port "$PORT" --keys "$KEYS" --table bench_b >/dev/null
+    python3 - "$PORT" "$WHAT" <<'PY'
 import sys, boto3
 c = boto3.client("dynamodb", endpoint_url="http://127.0.0.1:%s" % sys.argv[1], region_name="us-east-1",
                  aws_access_key_id="AKIDBENCHMARK", aws_secret_access_key="bench/secret/key")
-c.update_table(TableName="bench_s", StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"})
+if sys.argv[2] == "streams":
+    c.update_table(TableName="bench_b", StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"})
+else:
+    c.update_continuous_backups(TableName="bench_b", PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
 PY
     : >"$TMP/a"; : >"$TMP/b"
     for _ in $(seq 1 "$ROUNDS"); do
       rps put --table bench >>"$TMP/a"
-      rps put --table bench_s >>"$TMP/b"
+      rps put --table bench_b >>"$TMP/b"
     done
     stop
-    report "no stream" "NEW_AND_OLD_IMAGES stream" "$TMP/a" "$TMP/b" put
+    if [ "$WHAT" = streams ]; then
+      report "no stream" "NEW_AND_OLD_IMAGES stream" "$TMP/a" "$TMP/b" put
+    else
+      report "no recovery" "point-in-time recovery" "$TMP/a" "$TMP/b" put
+    fi
     ;;
   *) echo "unknown comparison '$WHAT'" >&2; exit 2 ;;
 esac
