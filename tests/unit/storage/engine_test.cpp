@@ -225,17 +225,25 @@ TEST_CASE("engine: one store per data directory") {
   CHECK_NOTHROW(Store(StoreOptions{.path = dir.string()}));
 }
 
+namespace {
+
+void enable_recovery(WriteQueue& writer, double now) {
+  UpdateContinuousBackupsRequest pitr;
+  pitr.table_name = "t_items";
+  pitr.has_specification = true;
+  pitr.enabled = true;
+  writer.run_sync([&](WriteContext& ctx) { return ops::update_continuous_backups(ctx, kScope, pitr, now); });
+}
+
+}  // namespace
+
 TEST_CASE("engine: deleting a table with point-in-time recovery leaves a SYSTEM backup for 35 days") {
   std::int64_t now_ms = 1'700'000'000'000;
   Store store(StoreOptions{.in_memory = true, .clock_ms = [&] { return now_ms; }});
   WriteQueue writer(store);
   create_table(writer, "t_items");
   put(store, writer, R"({"pk": {"S": "a"}, "sk": {"N": "1"}})");
-  UpdateContinuousBackupsRequest pitr;
-  pitr.table_name = "t_items";
-  pitr.has_specification = true;
-  pitr.enabled = true;
-  writer.run_sync([&](WriteContext& ctx) { return ops::update_continuous_backups(ctx, kScope, pitr, 1.0); });
+  enable_recovery(writer, 1.0);
   writer.run_sync([&](WriteContext& ctx) { return ops::delete_table(ctx, kScope, "t_items"); });
 
   ListBackupsRequest system;
@@ -280,11 +288,7 @@ TEST_CASE("engine: a point-in-time restore brings back each item as it was at th
   WriteQueue writer(store);
   create_table(writer, "t_items");
   put(store, writer, R"({"pk": {"S": "before"}, "sk": {"N": "0"}})");
-  UpdateContinuousBackupsRequest pitr;
-  pitr.table_name = "t_items";
-  pitr.has_specification = true;
-  pitr.enabled = true;
-  writer.run_sync([&](WriteContext& ctx) { return ops::update_continuous_backups(ctx, kScope, pitr, 1'700'000'000.0); });
+  enable_recovery(writer, 1'700'000'000.0);
   now_ms += 1000;  // t+1 s
   put(store, writer, R"({"pk": {"S": "a"}, "sk": {"N": "1"}, "v": {"N": "1"}})");
   now_ms += 1000;  // t+2 s
