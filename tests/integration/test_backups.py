@@ -495,3 +495,20 @@ def test_backups_survive_restart(launch_dynamod, data_dir):
     assert c.describe_backup(BackupArn=arn)["BackupDescription"]["BackupDetails"]["BackupName"] == "kept"
     c.restore_table_from_backup(TargetTableName=name + "_r", BackupArn=arn)
     assert scan_all(c, name + "_r") == sorted(items, key=lambda i: (i["pk"]["S"], i["sk"]["N"]))
+
+
+# Backups live in their table's region as tables do (one namespace for all with --shared-db);
+# CreateBackup takes the table's ARN too.
+@pytest.mark.needs_own_server
+@pytest.mark.parametrize("shared", [False, True], ids=["per-region", "shared-db"])
+def test_backups_follow_the_table_namespace(launch_dynamod, shared):
+    server = launch_dynamod(args=["--shared-db"] if shared else [], in_memory=True)
+    east = h.make_client(server.endpoint, region="us-east-1")
+    west = h.make_client(server.endpoint, region="eu-west-1")
+    name = h.unique_name("region")
+    east.create_table(TableName=name, BillingMode="PAY_PER_REQUEST", **h.HASH_SCHEMA)
+    arn = east.describe_table(TableName=name)["Table"]["TableArn"]
+    backup_arn = east.create_backup(TableName=arn, BackupName="by-arn")["BackupDetails"]["BackupArn"]
+    assert backup_arn.startswith(arn + "/backup/")
+    assert [s["BackupArn"] for s in east.list_backups()["BackupSummaries"]] == [backup_arn]
+    assert [s["BackupArn"] for s in west.list_backups()["BackupSummaries"]] == ([backup_arn] if shared else [])
