@@ -1,7 +1,8 @@
 #pragma once
-// Requests of the on-demand backup operations (CreateBackup, DescribeBackup,
-// DeleteBackup, ListBackups, RestoreTableFromBackup), decoded and checked
-// against the API's constraints, and the schema a restore creates.
+// Requests of the backup operations (CreateBackup, DescribeBackup,
+// DeleteBackup, ListBackups, RestoreTableFromBackup, RestoreTableToPointInTime),
+// decoded and checked against the API's constraints, and the schema a restore
+// creates.
 
 #include <cstdint>
 #include <optional>

@@ -8,9 +8,10 @@
 // under a key space of its own, and keeps its descriptor (name, time, the
 // table's schema and counters) in "backups" under namespace \0 backup id. The
 // copy is made in the writer job that answers CreateBackup, so the backup
-// holds exactly the items committed before it. A restore creates the table
-// and writes every item through ItemChange, as a PutItem would (its indexes,
-// item collections and counters), in one job too.
+// holds exactly the items committed before it. A restore (of a backup, or of
+// a table to a point in time) creates the table and writes every item through
+// ItemChange, as a PutItem would (its indexes, item collections and
+// counters), in one job too.
 
 #include <optional>
 #include <string>
