@@ -75,6 +75,14 @@ def forgive_partiql(operation, request, ours, reference, answered=None):
         # It runs a batch it refuses for naming one item twice (test_batch_same_item_twice_writes_nothing).
         reference["Items"] = ours["Items"]
         return ours, reference
+    if (operation == "execute_transaction" and isinstance(ours, list) and isinstance(reference, list)
+            and ours[-1].get("message") == "Transaction request cannot include multiple operations on one item"
+            and "error" not in reference[-1]
+            and any("e" in p.get("N", "").lower() for s in request.get("TransactStatements") or []
+                    for p in s.get("Parameters") or [] if isinstance(p, dict))):
+        # It compares a parameter's number by its text, so 1000 and "1E3" pass as two items
+        # (test_transaction_same_item_by_number_forms).
+        return reference, reference
     if (operation == "execute_statement" and isinstance(ours, list)
             and "does not project one or more filter attributes" in str(ours[-1].get("message"))):
         # It lets a SELECT filter on what an index does not project (test_select_index_unprojected_filter).

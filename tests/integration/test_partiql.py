@@ -2068,6 +2068,16 @@ def test_transaction_validation(dynamodb, t, stmts, message):
     expect_error(lambda: et(dynamodb, stmts), "ValidationException", message)
 
 
+# One item is one item whatever form its key's number takes: a literal 1000 and a parameter "1E3"
+# name the same item (numbers are keys by value), so reading both in one transaction is refused.
+@pytest.mark.dynamodb_local_deviation("it compares a parameter's number by its text: 1000 and '1E3' pass as two items")
+def test_transaction_same_item_by_number_forms(dynamodb, t):
+    stmts = ["SELECT * FROM %s WHERE pk = 'p' AND sk = 1000" % q(t.r),
+             {"Statement": "SELECT * FROM %s WHERE pk = ? AND sk = ?" % q(t.r), "Parameters": [S("p"), N("1E3")]}]
+    expect_error(lambda: et(dynamodb, stmts), "ValidationException",
+                 "Transaction request cannot include multiple operations on one item")
+
+
 # Reads and writes cannot be mixed; 1..100 statements; a missing table.
 def test_transaction_request_errors(dynamodb, unchecked, t):
     k = uid("tx")
