@@ -3,16 +3,12 @@
 #include <set>
 
 #include "protocol/api_error.h"
+#include "protocol/item_requests.h"
 
 namespace dynamod {
 namespace {
 
 constexpr std::string_view kNotNull = "Member must not be null";
-
-std::optional<std::string> optional_string(json::value& v) {
-  if (json::is_null(v)) return std::nullopt;
-  return std::string(json::read_string(v));
-}
 
 // A timestamp member: epoch seconds, as the SDKs send them.
 std::optional<double> optional_timestamp(json::value& v) {
@@ -20,16 +16,6 @@ std::optional<double> optional_timestamp(json::value& v) {
   double seconds = 0;
   if (v.get_double().get(seconds) != simdjson::SUCCESS) throw json::type_mismatch(v, "Date");
   return seconds;
-}
-
-std::optional<std::vector<RawIndex>> optional_indexes(json::value& v) {
-  if (json::is_null(v)) return std::nullopt;
-  std::vector<RawIndex> indexes;
-  for (auto element : json::read_array(v)) {
-    json::value index = element.value();
-    indexes.push_back(decode_raw_index(index));
-  }
-  return indexes;
 }
 
 void check_backup_arn(const std::string& arn, const std::string& path, ConstraintErrors& errors) {
@@ -63,84 +49,11 @@ std::vector<RawIndex> raw_indexes(const std::vector<IndexSchema>& indexes, bool 
   return out;
 }
 
-}  // namespace
-
-CreateBackupRequest decode_create_backup(json::object body) {
-  std::optional<std::string> table_name;
-  std::optional<std::string> backup_name;
-  for (auto field : body) {
-    std::string_view key = field.unescaped_key().value();
-    json::value value = field.value();
-    if (key == "TableName") table_name = optional_string(value);
-    else if (key == "BackupName") backup_name = optional_string(value);
-  }
-  ConstraintErrors errors;
-  if (!table_name) errors.add_null("tableName", kNotNull);
-  else check_table_name_constraints(*table_name, errors);
-  if (!backup_name) errors.add_null("backupName", kNotNull);
-  else check_name(*backup_name, "backupName", errors);
-  errors.throw_if_any();
-  return {std::move(*table_name), std::move(*backup_name)};
-}
-
-BackupArnRequest decode_backup_arn_request(json::object body) {
-  std::optional<std::string> arn;
-  for (auto field : body) {
-    std::string_view key = field.unescaped_key().value();
-    json::value value = field.value();
-    if (key == "BackupArn") arn = optional_string(value);
-  }
-  ConstraintErrors errors;
-  if (!arn) errors.add_null("backupArn", kNotNull);
-  else check_backup_arn(*arn, "backupArn", errors);
-  errors.throw_if_any();
-  return {std::move(*arn)};
-}
-
-ListBackupsRequest decode_list_backups(json::object body) {
-  ListBackupsRequest r;
-  std::optional<std::int64_t> limit;
-  std::optional<std::string> backup_type;
-  for (auto field : body) {
-    std::string_view key = field.unescaped_key().value();
-    json::value value = field.value();
-    if (key == "TableName") {
-      r.table_name = optional_string(value);
-    } else if (key == "Limit") {
-      if (!json::is_null(value)) limit = json::read_integer(value);
-    } else if (key == "TimeRangeLowerBound") {
-      r.created_from = optional_timestamp(value);
-    } else if (key == "TimeRangeUpperBound") {
-      r.created_before = optional_timestamp(value);
-    } else if (key == "ExclusiveStartBackupArn") {
-      r.exclusive_start_backup_arn = optional_string(value);
-    } else if (key == "BackupType") {
-      backup_type = optional_string(value);
-    }
-  }
-  // Checked after the loop, in the order of the API's members, whatever the JSON's.
-  ConstraintErrors errors;
-  if (r.table_name) check_table_name_constraints(*r.table_name, errors);
-  if (limit && *limit < 1) errors.add(std::to_string(*limit), "limit", "Member must have value greater than or equal to 1");
-  if (limit && *limit > 100) errors.add(std::to_string(*limit), "limit", "Member must have value less than or equal to 100");
-  if (r.exclusive_start_backup_arn) check_backup_arn(*r.exclusive_start_backup_arn, "exclusiveStartBackupArn", errors);
-  if (backup_type && *backup_type != "USER" && *backup_type != "SYSTEM" && *backup_type != "AWS_BACKUP" &&
-      *backup_type != "ALL") {
-    errors.add(*backup_type, "backupType", "Member must satisfy enum value set: [USER, SYSTEM, AWS_BACKUP, ALL]");
-  }
-  errors.throw_if_any();
-  if (limit) r.limit = *limit;
-  if (backup_type) r.backup_type = *backup_type;
-  return r;
-}
-
-namespace {
-
 // An override member of either restore; false for any other member.
 bool read_override(std::string_view key, json::value& value, RestoreOverrides& o) {
-  if (key == "BillingModeOverride") o.billing_mode = optional_string(value);
-  else if (key == "GlobalSecondaryIndexOverride") o.global_indexes = optional_indexes(value);
-  else if (key == "LocalSecondaryIndexOverride") o.local_indexes = optional_indexes(value);
+  if (key == "BillingModeOverride") o.billing_mode = decode::optional_string(value);
+  else if (key == "GlobalSecondaryIndexOverride") o.global_indexes = decode_raw_indexes(value);
+  else if (key == "LocalSecondaryIndexOverride") o.local_indexes = decode_raw_indexes(value);
   else if (key == "ProvisionedThroughputOverride") o.throughput = decode_raw_throughput(value);
   else return false;
   return true;
@@ -162,6 +75,75 @@ void check_target(const std::optional<std::string>& target, ConstraintErrors& er
 
 }  // namespace
 
+CreateBackupRequest decode_create_backup(json::object body) {
+  std::optional<std::string> table_name;
+  std::optional<std::string> backup_name;
+  for (auto field : body) {
+    std::string_view key = field.unescaped_key().value();
+    json::value value = field.value();
+    if (key == "TableName") table_name = decode::optional_string(value);
+    else if (key == "BackupName") backup_name = decode::optional_string(value);
+  }
+  ConstraintErrors errors;
+  if (!table_name) errors.add_null("tableName", kNotNull);
+  else check_table_name_constraints(*table_name, errors);
+  if (!backup_name) errors.add_null("backupName", kNotNull);
+  else check_name(*backup_name, "backupName", errors);
+  errors.throw_if_any();
+  return {std::move(*table_name), std::move(*backup_name)};
+}
+
+BackupArnRequest decode_backup_arn_request(json::object body) {
+  std::optional<std::string> arn;
+  for (auto field : body) {
+    std::string_view key = field.unescaped_key().value();
+    json::value value = field.value();
+    if (key == "BackupArn") arn = decode::optional_string(value);
+  }
+  ConstraintErrors errors;
+  if (!arn) errors.add_null("backupArn", kNotNull);
+  else check_backup_arn(*arn, "backupArn", errors);
+  errors.throw_if_any();
+  return {std::move(*arn)};
+}
+
+ListBackupsRequest decode_list_backups(json::object body) {
+  ListBackupsRequest r;
+  std::optional<std::int64_t> limit;
+  std::optional<std::string> backup_type;
+  for (auto field : body) {
+    std::string_view key = field.unescaped_key().value();
+    json::value value = field.value();
+    if (key == "TableName") {
+      r.table_name = decode::optional_string(value);
+    } else if (key == "Limit") {
+      if (!json::is_null(value)) limit = json::read_integer(value);
+    } else if (key == "TimeRangeLowerBound") {
+      r.created_from = optional_timestamp(value);
+    } else if (key == "TimeRangeUpperBound") {
+      r.created_before = optional_timestamp(value);
+    } else if (key == "ExclusiveStartBackupArn") {
+      r.exclusive_start_backup_arn = decode::optional_string(value);
+    } else if (key == "BackupType") {
+      backup_type = decode::optional_string(value);
+    }
+  }
+  // Checked after the loop, in the order of the API's members, whatever the JSON's.
+  ConstraintErrors errors;
+  if (r.table_name) check_table_name_constraints(*r.table_name, errors);
+  if (limit && *limit < 1) errors.add(std::to_string(*limit), "limit", "Member must have value greater than or equal to 1");
+  if (limit && *limit > 100) errors.add(std::to_string(*limit), "limit", "Member must have value less than or equal to 100");
+  if (r.exclusive_start_backup_arn) check_backup_arn(*r.exclusive_start_backup_arn, "exclusiveStartBackupArn", errors);
+  if (backup_type && *backup_type != "USER" && *backup_type != "SYSTEM" && *backup_type != "AWS_BACKUP" &&
+      *backup_type != "ALL") {
+    errors.add(*backup_type, "backupType", "Member must satisfy enum value set: [USER, SYSTEM, AWS_BACKUP, ALL]");
+  }
+  errors.throw_if_any();
+  if (limit) r.limit = *limit;
+  if (backup_type) r.backup_type = *backup_type;
+  return r;
+}
+
 RestoreTableFromBackupRequest decode_restore_table_from_backup(json::object body) {
   std::optional<std::string> target;
   std::optional<std::string> arn;
@@ -169,8 +151,8 @@ RestoreTableFromBackupRequest decode_restore_table_from_backup(json::object body
   for (auto field : body) {
     std::string_view key = field.unescaped_key().value();
     json::value value = field.value();
-    if (key == "TargetTableName") target = optional_string(value);
-    else if (key == "BackupArn") arn = optional_string(value);
+    if (key == "TargetTableName") target = decode::optional_string(value);
+    else if (key == "BackupArn") arn = decode::optional_string(value);
     else read_override(key, value, r.overrides);
   }
   ConstraintErrors errors;
@@ -193,9 +175,9 @@ RestoreTableToPointInTimeRequest decode_restore_table_to_point_in_time(json::obj
   for (auto field : body) {
     std::string_view key = field.unescaped_key().value();
     json::value value = field.value();
-    if (key == "SourceTableArn") source_arn = optional_string(value);
-    else if (key == "SourceTableName") source_name = optional_string(value);
-    else if (key == "TargetTableName") target = optional_string(value);
+    if (key == "SourceTableArn") source_arn = decode::optional_string(value);
+    else if (key == "SourceTableName") source_name = decode::optional_string(value);
+    else if (key == "TargetTableName") target = decode::optional_string(value);
     else if (key == "UseLatestRestorableTime") use_latest = json::is_null(value) ? std::nullopt : std::optional(json::read_bool(value));
     else if (key == "RestoreDateTime") r.restore_time = optional_timestamp(value);
     else read_override(key, value, r.overrides);

@@ -83,6 +83,10 @@ std::optional<RawThroughput> decode_raw_throughput(json::value& v) {
   return t;
 }
 
+std::optional<std::vector<RawIndex>> decode_raw_indexes(json::value& v) {
+  return read_optional_list<RawIndex>(v, decode_raw_index);
+}
+
 RawIndex decode_raw_index(json::value& v) {
   RawIndex index;
   for (auto field : json::read_object(v)) {
@@ -317,9 +321,9 @@ CreateTableRequest decode_create_table(json::object body) {
     } else if (key == "ProvisionedThroughput") {
       r.throughput = decode_raw_throughput(value);
     } else if (key == "GlobalSecondaryIndexes") {
-      r.global_indexes = read_optional_list<RawIndex>(value, decode_raw_index);
+      r.global_indexes = decode_raw_indexes(value);
     } else if (key == "LocalSecondaryIndexes") {
-      r.local_indexes = read_optional_list<RawIndex>(value, decode_raw_index);
+      r.local_indexes = decode_raw_indexes(value);
     } else if (key == "StreamSpecification") {
       r.stream = decode_raw_stream_specification(value);
     } else if (key == "Tags") {

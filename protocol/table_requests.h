@@ -93,6 +93,8 @@ struct ListTablesRequest {
 
 // Pieces shared with other table requests.
 RawIndex decode_raw_index(json::value& v);
+// A list of indexes (CreateTable's, a restore's overrides); nullopt for null.
+std::optional<std::vector<RawIndex>> decode_raw_indexes(json::value& v);
 std::optional<RawThroughput> decode_raw_throughput(json::value& v);
 RawAttributeDefinition decode_raw_attribute_definition(json::value& v);
 // The structure rules every key schema (table or index) obeys; returns the key.

@@ -3,7 +3,6 @@
 #include <simdjson.h>
 
 #include <cstdio>
-#include <limits>
 #include <map>
 #include <stdexcept>
 
@@ -115,15 +114,14 @@ std::optional<Backup> find_backup(const lmdb::TxnBase& txn, const Databases& dbs
 // space `from` in `source`.
 template <typename Write>
 void copy_key_space(WriteContext& ctx, lmdb::Dbi source, std::uint32_t from, Write write) {
-  const std::string prefix = key_space_prefix(from);
-  std::string resume = prefix;
-  bool first = true;
+  const std::string prefix = keys::key_space_prefix(from);
+  std::string resume = prefix;  // (no record's key is the bare prefix)
   for (;;) {
     std::vector<std::pair<std::string, std::string>> chunk;
     {
       auto cursor = ctx.txn().cursor(source);
       auto entry = cursor.seek(resume);
-      if (entry && !first && entry->first == resume) entry = cursor.next();
+      if (entry && entry->first == resume) entry = cursor.next();
       for (; entry && entry->first.substr(0, prefix.size()) == prefix && chunk.size() < kChunk; entry = cursor.next()) {
         chunk.emplace_back(entry->first, entry->second);
       }
@@ -131,7 +129,6 @@ void copy_key_space(WriteContext& ctx, lmdb::Dbi source, std::uint32_t from, Wri
     for (const auto& [key, record] : chunk) write(std::string_view(key).substr(prefix.size()), record);
     if (chunk.size() < kChunk) return;
     resume = chunk.back().first;
-    first = false;
   }
 }
 
@@ -154,7 +151,7 @@ Backup take_backup(WriteContext& ctx, const Table& table, std::string name, Back
   if (type == BackupType::System) backup.expires = now + kSystemBackupSeconds;
   backup.table = table.schema;
   // Counted as copied: the published counters miss the writes of earlier jobs of this group.
-  const std::string target = key_space_prefix(backup.key_space);
+  const std::string target = keys::key_space_prefix(backup.key_space);
   copy_key_space(ctx, ctx.dbs().items, table.schema.id, [&](std::string_view key, std::string_view record) {
     ctx.txn().put(ctx.dbs().backup_items, target + std::string(key), record);
     ++backup.counters.item_count;
@@ -166,7 +163,42 @@ Backup take_backup(WriteContext& ctx, const Table& table, std::string name, Back
 
 void drop_backup(WriteContext& ctx, std::string_view key, const Backup& backup) {
   ctx.txn().del(ctx.dbs().backups, key);
-  delete_prefix(ctx, ctx.dbs().backup_items, key_space_prefix(backup.key_space));
+  delete_prefix(ctx, ctx.dbs().backup_items, keys::key_space_prefix(backup.key_space));
+}
+
+void refuse_existing_target(WriteContext& ctx, const Scope& scope, const std::string& target) {
+  if (ctx.find_table(std::string(scope.ns()), target)) {
+    throw ApiError(ErrorCode::TableAlreadyExistsException, "Table already exists: " + target);
+  }
+}
+
+// Creates the restored table and writes every record `fill` hands over, as
+// PutItem would (indexes, item collections, counters).
+template <typename Fill>
+TableDescription restore_table(WriteContext& ctx, const Scope& scope, TableSchema schema, double now,
+                               std::string table_uuid, Fill fill) {
+  const std::string name = schema.name;
+  TableDescription answer = create_table(ctx, scope, std::move(schema), now, std::move(table_uuid));
+  TablePtr table = ctx.find_table(std::string(scope.ns()), name);
+  CollectionSizes sizes;
+  fill([&](std::string_view record) {
+    Item item = items::decode(record, ctx.store().names());
+    const ItemLocation at = locate(table, key_from_item(table->schema.key, item));
+    ItemChange change(*table, at);  // (it keeps a reference to `at`)
+    change.set_old(false, std::nullopt, 0);
+    const std::uint32_t size = items::metered_size(record);
+    change.set_new(std::move(item), std::string(record), size);
+    try {
+      change.plan(ctx, sizes);
+    } catch (const ApiError& e) {
+      // Only an item collection over a limit lowered since the items were
+      // written can fail here, after the table and earlier items were: abort
+      // the whole group rather than leave a half-restored table.
+      throw std::runtime_error("restore of " + name + " failed: " + e.message());
+    }
+    change.apply(ctx);
+  });
+  return answer;
 }
 
 }  // namespace
@@ -226,7 +258,7 @@ ListBackupsResult list_backups(Store& store, const Scope& scope, const ListBacku
   lmdb::ReadTxn txn = store.read();
   auto cursor = txn.cursor(store.dbs().backups);
   auto entry = cursor.seek(start);
-  if (entry && start != prefix && entry->first == start) entry = cursor.next();
+  if (entry && entry->first == start) entry = cursor.next();  // (no backup's key is the bare prefix)
   // Ids begin with the creation time, so the key order is the order of creation.
   for (; entry && entry->first.substr(0, prefix.size()) == prefix; entry = cursor.next()) {
     Backup backup = decode_descriptor(entry->second);
@@ -242,45 +274,6 @@ ListBackupsResult list_backups(Store& store, const Scope& scope, const ListBacku
   }
   return result;
 }
-
-namespace {
-
-void refuse_existing_target(WriteContext& ctx, const Scope& scope, const std::string& target) {
-  if (ctx.find_table(std::string(scope.ns()), target)) {
-    throw ApiError(ErrorCode::TableAlreadyExistsException, "Table already exists: " + target);
-  }
-}
-
-// Creates the restored table and writes every record `fill` hands over, as
-// PutItem would (indexes, item collections, counters).
-template <typename Fill>
-TableDescription restore_table(WriteContext& ctx, const Scope& scope, TableSchema schema, double now,
-                               std::string table_uuid, Fill fill) {
-  const std::string name = schema.name;
-  TableDescription answer = create_table(ctx, scope, std::move(schema), now, std::move(table_uuid));
-  TablePtr table = ctx.find_table(std::string(scope.ns()), name);
-  CollectionSizes sizes;
-  fill([&](std::string_view record) {
-    Item item = items::decode(record, ctx.store().names());
-    const ItemLocation at = locate(table, key_from_item(table->schema.key, item));
-    ItemChange change(*table, at);  // (it keeps a reference to `at`)
-    change.set_old(false, std::nullopt, 0);
-    const std::uint32_t size = items::metered_size(record);
-    change.set_new(std::move(item), std::string(record), size);
-    try {
-      change.plan(ctx, sizes);
-    } catch (const ApiError& e) {
-      // Only an item collection over a limit lowered since the items were
-      // written can fail here, after the table and earlier items were: abort
-      // the whole group rather than leave a half-restored table.
-      throw std::runtime_error("restore of " + name + " failed: " + e.message());
-    }
-    change.apply(ctx);
-  });
-  return answer;
-}
-
-}  // namespace
 
 TableDescription restore_table_from_backup(WriteContext& ctx, const Scope& scope,
                                            const RestoreTableFromBackupRequest& request, double now,
@@ -348,7 +341,7 @@ PointInTimeRecovery update_continuous_backups(WriteContext& ctx, const Scope& sc
   PointInTimeRecovery& pitr = schema.point_in_time_recovery;
   if (*request.enabled && !pitr.enabled) pitr.enabled_at = now;
   // Turned off, recovery forgets its history: turned on again, it starts anew.
-  if (!*request.enabled && pitr.enabled) pitr::trim(ctx, schema.id, std::numeric_limits<std::int64_t>::max());
+  if (!*request.enabled && pitr.enabled) pitr::drop(ctx, schema.id);
   pitr.enabled = *request.enabled;
   if (request.recovery_period_days) pitr.recovery_period_days = *request.recovery_period_days;
   PointInTimeRecovery result = pitr;

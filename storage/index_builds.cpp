@@ -52,9 +52,7 @@ class IndexJob final : public WriteJob {
 
   std::string start_key() const {
     if (!resume_after_.empty()) return resume_after_;
-    std::string prefix;
-    keys::append_table_id(prefix, index_id_);
-    return prefix;
+    return keys::key_space_prefix(index_id_);
   }
 
   // Publishes a changed schema (status, backfilling) for the table.
@@ -73,8 +71,7 @@ class IndexJob final : public WriteJob {
       }
       save(ctx, table, std::move(schema), table.index_stats);
     }
-    std::string table_prefix;
-    keys::append_table_id(table_prefix, table_id_);
+    const std::string table_prefix = keys::key_space_prefix(table_id_);
     auto cursor = ctx.txn().cursor(ctx.dbs().items);
     auto entry = cursor.seek(resume_after_.empty() ? table_prefix : resume_after_);
     if (entry && entry->first == resume_after_) entry = cursor.next();
@@ -112,8 +109,7 @@ class IndexJob final : public WriteJob {
   }
 
   bool drop(WriteContext& ctx, const Table& table, const IndexSchema& index) {
-    std::string prefix;
-    keys::append_table_id(prefix, index_id_);
+    const std::string prefix = keys::key_space_prefix(index_id_);
     auto cursor = ctx.txn().cursor(ctx.dbs().indexes);
     int removed = 0;
     for (auto entry = cursor.seek(prefix); entry && entry->first.substr(0, prefix.size()) == prefix && removed < kChunk;

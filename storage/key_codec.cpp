@@ -135,6 +135,22 @@ void append_table_id(std::string& out, std::uint32_t table_id) {
   for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>((table_id >> shift) & 0xFF));
 }
 
+std::string key_space_prefix(std::uint32_t id) {
+  std::string prefix;
+  append_table_id(prefix, id);
+  return prefix;
+}
+
+void append_u64(std::string& out, std::uint64_t value) {
+  for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<char>((value >> shift) & 0xFF));
+}
+
+std::uint64_t read_u64(std::string_view bytes) {
+  std::uint64_t value = 0;
+  for (std::size_t i = 0; i < 8 && i < bytes.size(); ++i) value = (value << 8) | static_cast<unsigned char>(bytes[i]);
+  return value;
+}
+
 std::uint32_t read_table_id(std::string_view key) {
   std::uint32_t id = 0;
   for (std::size_t i = 0; i < kTableIdSize && i < key.size(); ++i) {

@@ -55,6 +55,13 @@ Hash128 hash_partition_key(const AttributeValue& value);
 
 void append_table_id(std::string& out, std::uint32_t table_id);
 std::uint32_t read_table_id(std::string_view key);
+// The 4 bytes every key of one key space (table, index, stream, backup) starts with.
+std::string key_space_prefix(std::uint32_t id);
+
+// A u64 as 8 big-endian bytes, so that byte order is numeric order (sequence
+// numbers, times); read_u64 reads the first 8 bytes of `bytes`.
+void append_u64(std::string& out, std::uint64_t value);
+std::uint64_t read_u64(std::string_view bytes);
 
 // The leading bytes every stored key of one partition shares.
 std::string partition_prefix(std::uint32_t key_space, const AttributeValue& partition);

@@ -71,25 +71,24 @@ void Maintenance::loop() {
 }
 
 void Maintenance::run_once(WriteContext& ctx) {
+  const double now = static_cast<double>(ctx.store().now_ms()) / 1000.0;
   for (const TablePtr& table : store_.catalog().all()) {
     if (table->schema.ttl && table->schema.ttl->enabled) sweep_table(ctx, *table);
     const PointInTimeRecovery& recovery = table->schema.point_in_time_recovery;
     if (recovery.enabled) {
-      const double now = static_cast<double>(ctx.store().now_ms()) / 1000.0;
       pitr::trim(ctx, table->schema.id, static_cast<std::int64_t>(recovery.earliest_restorable(now) * 1000.0));
     }
   }
   trim_streams(ctx);
   purge_tokens(ctx);
-  ops::expire_system_backups(ctx, static_cast<double>(ctx.store().now_ms()) / 1000.0);
+  ops::expire_system_backups(ctx, now);
   ledger_.save(ctx);
 }
 
 void Maintenance::sweep_table(WriteContext& ctx, const Table& table) {
   const std::int64_t now = ctx.store().now_ms() / 1000;
   const std::string& attribute = table.schema.ttl->attribute;
-  std::string prefix;
-  keys::append_table_id(prefix, table.schema.id);
+  const std::string prefix = keys::key_space_prefix(table.schema.id);
   std::string& position = sweep_position_[table.schema.id];
 
   // Find expired items first; delete them once the cursor is done.
@@ -132,11 +131,7 @@ void Maintenance::trim_streams(WriteContext& ctx) {
       std::int64_t written = 0;
       std::memcpy(&written, e->second.data(), 8);
       if (written >= horizon) break;
-      std::uint64_t sequence = 0;
-      for (std::size_t i = prefix.size(); i < e->first.size(); ++i) {
-        sequence = (sequence << 8) | static_cast<unsigned char>(e->first[i]);
-      }
-      trimmed = sequence + 1;
+      trimmed = keys::read_u64(e->first.substr(prefix.size())) + 1;
       cursor.del();
       ++removed;
     }

@@ -1,6 +1,6 @@
 #include "storage/pitr.h"
 
-#include <vector>
+#include <limits>
 
 #include "storage/key_codec.h"
 
@@ -11,28 +11,12 @@ constexpr std::size_t kTimeSize = 8;
 constexpr char kExisted = 1;
 constexpr char kAbsent = 0;
 
-std::string table_prefix(std::uint32_t table_id) {
-  std::string prefix;
-  keys::append_table_id(prefix, table_id);
-  return prefix;
-}
-
-void append_u64(std::string& out, std::uint64_t v) {
-  for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<char>((v >> shift) & 0xff));
-}
-
-std::uint64_t read_u64(std::string_view bytes) {
-  std::uint64_t v = 0;
-  for (unsigned char c : bytes.substr(0, kTimeSize)) v = (v << 8) | c;
-  return v;
-}
-
 }  // namespace
 
 void record_change(WriteContext& ctx, std::uint32_t table_id, std::string_view stored_key, std::int64_t now_ms) {
   const std::string_view item_key = stored_key.substr(keys::kTableIdSize);
-  std::string key = table_prefix(table_id);
-  append_u64(key, static_cast<std::uint64_t>(now_ms));
+  std::string key = keys::key_space_prefix(table_id);
+  keys::append_u64(key, static_cast<std::uint64_t>(now_ms));
   key = keys::to_stored_key(key + std::string(item_key));
   if (ctx.txn().get(ctx.dbs().pitr_log, key)) return;  // an earlier change in this millisecond has it
   std::string value(1, kAbsent);
@@ -47,20 +31,22 @@ void record_change(WriteContext& ctx, std::uint32_t table_id, std::string_view s
 }
 
 void trim(WriteContext& ctx, std::uint32_t table_id, std::int64_t before_ms) {
-  const std::string prefix = table_prefix(table_id);
+  const std::string prefix = keys::key_space_prefix(table_id);
   auto cursor = ctx.txn().cursor(ctx.dbs().pitr_log);
   for (auto entry = cursor.seek(prefix); entry && entry->first.substr(0, prefix.size()) == prefix;
        entry = cursor.seek(prefix)) {
-    if (read_u64(entry->first.substr(prefix.size())) >= static_cast<std::uint64_t>(before_ms)) break;
+    if (keys::read_u64(entry->first.substr(prefix.size())) >= static_cast<std::uint64_t>(before_ms)) break;
     cursor.del();
   }
 }
 
+void drop(WriteContext& ctx, std::uint32_t table_id) { trim(ctx, table_id, std::numeric_limits<std::int64_t>::max()); }
+
 std::map<std::string, std::optional<std::string>> states_before_changes(const lmdb::TxnBase& txn, const Databases& dbs,
                                                                          std::uint32_t table_id, std::int64_t after_ms) {
-  std::string start = table_prefix(table_id);
+  std::string start = keys::key_space_prefix(table_id);
   const std::string prefix = start;
-  append_u64(start, static_cast<std::uint64_t>(after_ms) + 1);
+  keys::append_u64(start, static_cast<std::uint64_t>(after_ms) + 1);
   std::map<std::string, std::optional<std::string>> states;
   auto cursor = txn.cursor(dbs.pitr_log);
   // Oldest first: an item's first change after the time holds its state then.

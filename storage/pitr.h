@@ -23,8 +23,10 @@ namespace dynamod::pitr {
 // Records the item at `stored_key` as it is before the change being applied.
 void record_change(WriteContext& ctx, std::uint32_t table_id, std::string_view stored_key, std::int64_t now_ms);
 
-// Drops the entries of `table_id` older than `before_ms` (all with INT64_MAX).
+// Drops the entries of `table_id` older than `before_ms`.
 void trim(WriteContext& ctx, std::uint32_t table_id, std::int64_t before_ms);
+// Drops all of them (recovery turned off, the table dropped).
+void drop(WriteContext& ctx, std::uint32_t table_id);
 
 // For every item changed after `after_ms`: its key (after the table id) and its
 // record then (nullopt: it did not exist).

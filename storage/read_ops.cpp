@@ -236,7 +236,7 @@ std::string segment_bound(std::uint32_t key_space, std::int64_t segment, std::in
   keys::append_table_id(key, key_space);
   unsigned __int128 start = (static_cast<unsigned __int128>(segment) << 64) / static_cast<unsigned __int128>(total);
   auto position = static_cast<std::uint64_t>(start);
-  for (int shift = 56; shift >= 0; shift -= 8) key.push_back(static_cast<char>((position >> shift) & 0xFF));
+  keys::append_u64(key, position);
   return key;
 }
 

@@ -7,6 +7,7 @@
 
 #include "protocol/base64.h"
 #include "protocol/table_requests.h"
+#include "storage/key_codec.h"
 
 namespace dynamod::ops {
 namespace {
@@ -186,10 +187,7 @@ GetRecordsResult get_records(Store& store, const Scope& scope, const GetRecordsR
   for (auto e = cursor.seek(streams::record_key(s->id, it->position));
        e && e->first.substr(0, prefix.size()) == prefix && result.records.size() < limit && bytes < kPageBytes;
        e = cursor.next()) {
-    std::uint64_t sequence = 0;
-    for (std::size_t i = prefix.size(); i < e->first.size(); ++i) {
-      sequence = (sequence << 8) | static_cast<unsigned char>(e->first[i]);
-    }
+    const std::uint64_t sequence = keys::read_u64(e->first.substr(prefix.size()));
     result.records.emplace_back(e->second.substr(8));
     bytes += e->second.size();
     next = sequence + 1;

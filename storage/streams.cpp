@@ -15,19 +15,7 @@
 #include "storage/write_queue.h"
 
 namespace dynamod::streams {
-namespace {
-
-void put_u64_be(std::string& out, std::uint64_t v) {
-  for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<char>((v >> shift) & 0xFF));
-}
-
-}  // namespace
-
-std::string stream_key(std::uint32_t id) {
-  std::string key;
-  keys::append_table_id(key, id);
-  return key;
-}
+std::string stream_key(std::uint32_t id) { return keys::key_space_prefix(id); }
 
 std::string sequence_text(std::uint64_t sequence) {
   std::string digits = std::to_string(sequence);
@@ -53,7 +41,7 @@ std::optional<std::uint64_t> parse_sequence_text(const std::string& text) {
 
 std::string record_key(std::uint32_t id, std::uint64_t sequence) {
   std::string key = stream_key(id);
-  put_u64_be(key, sequence);
+  keys::append_u64(key, sequence);
   return key;
 }
 

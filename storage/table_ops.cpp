@@ -1,7 +1,6 @@
 #include "storage/table_ops.h"
 
 #include <ctime>
-#include <limits>
 
 #include "protocol/index_updates.h"
 #include "storage/backup_ops.h"
@@ -78,12 +77,6 @@ void replace_schema(WriteContext& ctx, const Table& table, TableSchema schema) {
   auto next = std::make_shared<Table>(Table{table.ns, std::move(schema), table.stats, table.index_stats});
   save_schema(ctx, *next);
   ctx.stage_table(std::move(next));
-}
-
-std::string key_space_prefix(std::uint32_t id) {
-  std::string prefix;
-  keys::append_table_id(prefix, id);
-  return prefix;
 }
 
 // Deletes every key that starts with `prefix`.
@@ -163,18 +156,18 @@ TableDescription delete_table(WriteContext& ctx, const Scope& scope, const std::
   // Point-in-time recovery keeps the table's last state as a SYSTEM backup.
   if (table->schema.point_in_time_recovery.enabled) {
     take_system_backup(ctx, *table, static_cast<double>(ctx.store().now_ms()) / 1000.0);
-    pitr::trim(ctx, table->schema.id, std::numeric_limits<std::int64_t>::max());
+    pitr::drop(ctx, table->schema.id);
   }
   ctx.txn().del(ctx.dbs().catalog, Store::catalog_key(ns, table->schema.name));
   // The stream stays readable (for its 24 hours) but receives nothing more.
   if (table->schema.stream && table->schema.stream->enabled) streams::close_stream(ctx, table->schema.stream->id);
   ctx.txn().del(ctx.dbs().stats, Store::stats_key(table->schema.id));
-  delete_prefix(ctx, ctx.dbs().items, key_space_prefix(table->schema.id));
-  delete_prefix(ctx, ctx.dbs().collections, key_space_prefix(table->schema.id));
+  delete_prefix(ctx, ctx.dbs().items, keys::key_space_prefix(table->schema.id));
+  delete_prefix(ctx, ctx.dbs().collections, keys::key_space_prefix(table->schema.id));
   for (const auto* family : {&table->schema.local_indexes, &table->schema.global_indexes}) {
     for (const auto& index : *family) {
       ctx.txn().del(ctx.dbs().stats, Store::stats_key(index.id));
-      delete_prefix(ctx, ctx.dbs().indexes, key_space_prefix(index.id));
+      delete_prefix(ctx, ctx.dbs().indexes, keys::key_space_prefix(index.id));
     }
   }
   ctx.stage_drop(ns, table->schema.name);

@@ -47,8 +47,6 @@ void replace_schema(WriteContext& ctx, const Table& table, TableSchema schema);
 
 // A new key space id (tables, indexes, streams, backups), from one counter; ids are never reused.
 std::uint32_t allocate_id(WriteContext& ctx);
-// The 4-byte prefix of a key space's keys.
-std::string key_space_prefix(std::uint32_t id);
 // Deletes every key of `dbi` that starts with `prefix`.
 void delete_prefix(WriteContext& ctx, lmdb::Dbi dbi, std::string_view prefix);
 
