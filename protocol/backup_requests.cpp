@@ -3,6 +3,7 @@
 #include <set>
 
 #include "protocol/api_error.h"
+#include "protocol/backups.h"
 #include "protocol/item_requests.h"
 
 namespace dynamod {
@@ -21,6 +22,16 @@ std::optional<double> optional_timestamp(json::value& v) {
 void check_backup_arn(const std::string& arn, const std::string& path, ConstraintErrors& errors) {
   if (arn.size() < 37) errors.add(arn, path, "Member must have length greater than or equal to 37");
   if (arn.size() > 1024) errors.add(arn, path, "Member must have length less than or equal to 1024");
+}
+
+// After the length checks, a BackupArn that names a backup must have a
+// backup ARN's form. The service answers "BackupArn is not valid" for a
+// backup ARN of another partition or service, and "Invalid Backup ARN" for
+// anything else (a table's ARN, a string that is no ARN).
+void require_backup_arn_form(std::string_view arn) {
+  if (parse_backup_arn(arn)) return;
+  const bool backup_shaped = arn.rfind("arn:", 0) == 0 && arn.find("/backup/") != std::string_view::npos;
+  throw ApiError::validation(backup_shaped ? "BackupArn is not valid" : "Invalid Backup ARN");
 }
 
 std::vector<RawKeyElement> raw_key_schema(const KeyDef& key) {
@@ -104,6 +115,7 @@ BackupArnRequest decode_backup_arn_request(json::object body) {
   if (!arn) errors.add_null("backupArn", kNotNull);
   else check_backup_arn(*arn, "backupArn", errors);
   errors.throw_if_any();
+  require_backup_arn_form(*arn);
   return {std::move(*arn)};
 }
 
@@ -139,6 +151,9 @@ ListBackupsRequest decode_list_backups(json::object body) {
     errors.add(*backup_type, "backupType", "Member must satisfy enum value set: [USER, SYSTEM, AWS_BACKUP, ALL]");
   }
   errors.throw_if_any();
+  if (r.created_from && r.created_before && *r.created_from > *r.created_before) {
+    throw ApiError::validation("Time range lower bound must be less than or equal to upper bound");
+  }
   if (limit) r.limit = *limit;
   if (backup_type) r.backup_type = *backup_type;
   return r;
@@ -161,6 +176,7 @@ RestoreTableFromBackupRequest decode_restore_table_from_backup(json::object body
   else check_backup_arn(*arn, "backupArn", errors);
   check_overrides(r.overrides, errors);
   errors.throw_if_any();
+  require_backup_arn_form(*arn);
   r.target_table_name = std::move(*target);
   r.backup_arn = std::move(*arn);
   return r;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "protocol/key_validation.h"
+#include "protocol/utc_time.h"
 #include "storage/item_change.h"
 #include "storage/item_codec.h"
 #include "storage/item_ops.h"
@@ -75,10 +76,10 @@ Backup decode_descriptor(std::string_view json) {
 }
 
 // The service's id: creation time in milliseconds, 14 digits, and 8 hex
-// digits (here from the key space, so two backups of one millisecond differ).
-std::string make_backup_id(double now, std::uint32_t key_space) {
-  auto ms = static_cast<long long>(now * 1000.0 + 0.5);
-  std::uint32_t mixed = key_space * 2654435761u ^ static_cast<std::uint32_t>(ms);
+// digits: zeros for a SYSTEM backup (as the service's), else from the key
+// space, so that two backups of one millisecond differ.
+std::string make_backup_id(long long ms, BackupType type, std::uint32_t key_space) {
+  std::uint32_t mixed = type == BackupType::System ? 0 : key_space * 2654435761u ^ static_cast<std::uint32_t>(ms);
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%014lld-%08x", ms, mixed);
   return buffer;
@@ -144,7 +145,11 @@ TablePtr table_for_backups(const std::function<TablePtr(const QualifiedName&)>& 
 Backup take_backup(WriteContext& ctx, const Table& table, std::string name, BackupType type, double now) {
   Backup backup;
   backup.key_space = allocate_id(ctx);
-  backup.id = make_backup_id(now, backup.key_space);
+  auto ms = static_cast<long long>(now * 1000.0 + 0.5);
+  backup.id = make_backup_id(ms, type, backup.key_space);
+  // SYSTEM ids have no distinguishing digits: two tables of a namespace
+  // dropped in one millisecond take the next free one.
+  while (ctx.txn().get(ctx.dbs().backups, backup_key(table.ns, backup.id))) backup.id = make_backup_id(++ms, type, 0);
   backup.name = std::move(name);
   backup.type = type;
   backup.created = now;
@@ -235,6 +240,10 @@ Backup describe_backup(Store& store, const Scope& scope, const std::string& arn)
 Backup delete_backup(WriteContext& ctx, const Scope& scope, const std::string& arn) {
   std::optional<Backup> backup = find_backup(ctx.txn(), ctx.dbs(), scope, arn);
   if (!backup) throw backup_not_found(arn);
+  if (backup->type == BackupType::System) {
+    throw ApiError::validation("Invalid Request: User is not allowed to delete the system backup with arn " + arn +
+                               ". It will automatically expire on " + iso8601_millis(static_cast<std::int64_t>(backup->expires * 1000.0 + 0.5)) + "Z");
+  }
   drop_backup(ctx, *key_of_arn(scope, arn), *backup);
   return std::move(*backup);
 }

@@ -10,6 +10,7 @@
 #include "metering/item_size.h"
 #include "protocol/attribute_json.h"
 #include "protocol/json_writer.h"
+#include "protocol/utc_time.h"
 #include "storage/key_codec.h"
 #include "storage/schema_codec.h"
 #include "storage/write_queue.h"
@@ -108,15 +109,7 @@ StreamInfo decode_info(std::string_view json) {
   }
 }
 
-std::string label_for(std::int64_t ms) {
-  std::time_t seconds = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  gmtime_r(&seconds, &tm);
-  char buf[40];
-  std::size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-  std::snprintf(buf + n, sizeof buf - n, ".%03d", static_cast<int>(ms % 1000));
-  return buf;
-}
+std::string label_for(std::int64_t ms) { return iso8601_millis(ms); }
 
 std::string stream_arn(std::string_view region, std::string_view account, std::string_view table,
                        std::string_view label) {

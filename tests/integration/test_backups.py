@@ -7,7 +7,8 @@ DynamoDB Local implements none of them (UnknownOperationException), so every tes
 deviation. On the service a backup is CREATING for a while and a restore takes minutes; the
 tests wait as they would there (dynamod copies the items before it answers, so its waits end
 at once). The service's texts for the backup errors are not in the API reference; those
-asserted here are the ones reported for it (TableNotFoundException "Table not found: <name>" is
+asserted here are the ones recorded by probes of the service in 2026 (ack-api-quirks, backup.md and
+table-subresources.md) or reported for it (TableNotFoundException "Table not found: <name>" is
 DescribeContinuousBackups' too, pinned in test_misc_operations).
 """
 import datetime
@@ -300,7 +301,8 @@ def test_backup_outlives_its_table(dynamodb, table):
 # Deleting a table with point-in-time recovery enabled leaves a SYSTEM backup of its last state,
 # named "<table>$DeletedTableBackup" and kept 35 days (developer guide, "Before you begin using
 # point-in-time recovery"); ListBackups shows it for BackupType SYSTEM or ALL, not by default
-# (USER), and it restores like any backup.
+# (USER), and it restores like any backup. Its id ends in -00000000, and no one may delete it
+# (ValidationException; ack-api-quirks DDB-TABLE-167 and DDB-BACKUP-015, probed in 2026): it expires.
 def test_deleting_a_recoverable_table_leaves_a_system_backup(dynamodb, table):
     name = table("range", tag="bksys")
     items = fill(dynamodb, name, 8)
@@ -319,7 +321,12 @@ def test_deleting_a_recoverable_table_leaves_a_system_backup(dynamodb, table):
     table.created.append(restored)
     restore(dynamodb, restored, summaries[0]["BackupArn"])
     assert scan_all(dynamodb, restored) == sorted(items, key=lambda i: (i["pk"]["S"], i["sk"]["N"]))
-    dynamodb.delete_backup(BackupArn=summaries[0]["BackupArn"])
+    arn = summaries[0]["BackupArn"]
+    assert re.fullmatch(r".*/backup/\d{14}-00000000", arn), arn
+    expect_error(lambda: dynamodb.delete_backup(BackupArn=arn), "ValidationException",
+                 regex=r"Invalid Request: User is not allowed to delete the system backup with arn %s\. "
+                       r"It will automatically expire on \d{4}-\d\d-\d\dT.*" % re.escape(arn))
+    assert dynamodb.list_backups(TableName=name, BackupType="SYSTEM")["BackupSummaries"] == summaries
 
 
 # Without point-in-time recovery a deleted table leaves no backup.
@@ -446,6 +453,25 @@ def test_restore_onto_existing_table(dynamodb, table):
 def test_unknown_backup(dynamodb):
     arn = "arn:aws:dynamodb:us-east-1:000000000000:table/nothing/backup/01700000000000-0badcafe"
     expect_error(lambda: dynamodb.describe_backup(BackupArn=arn), "BackupNotFoundException", "Backup not found: " + arn)
+
+
+# A BackupArn that is no backup's ARN (a table's ARN, a string that is no ARN) is "Invalid Backup
+# ARN"; one of another partition "BackupArn is not valid" (ack-api-quirks DDB-BACKUP-012).
+def test_malformed_backup_arn(dynamodb):
+    table_arn = "arn:aws:dynamodb:us-east-1:000000000000:table/some_table_of_mine"
+    other_partition = "arn:aws-cn:dynamodb:cn-north-1:000000000000:table/t/backup/01700000000000-0badcafe"
+    for arn, message in ((table_arn, "Invalid Backup ARN"), ("x" * 48, "Invalid Backup ARN"),
+                         (other_partition, "BackupArn is not valid")):
+        for call in (lambda: dynamodb.describe_backup(BackupArn=arn), lambda: dynamodb.delete_backup(BackupArn=arn),
+                     lambda: dynamodb.restore_table_from_backup(TargetTableName="never_made", BackupArn=arn)):
+            expect_error(call, "ValidationException", message)
+
+
+# A time range whose lower bound is after its upper bound is refused (ack-api-quirks DDB-BACKUP-014).
+def test_inverted_time_range(dynamodb):
+    expect_error(lambda: dynamodb.list_backups(TimeRangeLowerBound=datetime.datetime(2026, 1, 2),
+                                               TimeRangeUpperBound=datetime.datetime(2026, 1, 1)),
+                 "ValidationException", "Time range lower bound must be less than or equal to upper bound")
 
 
 # The API's constraints (Coral's messages, in the model's member order).
