@@ -24,8 +24,9 @@ TablePtr tagged_table(const std::function<TablePtr(const QualifiedName&)>& find,
   std::optional<QualifiedName> name = scope.qualify(arn);
   TablePtr table = name ? find(*name) : nullptr;
   if (!table) {
-    // Sic: the service spells it "ResourcArn".
-    throw ApiError::resource_not_found(long_not_found ? "Requested resource not found: ResourcArn: " + arn + " not found"
+    // The service spelt it "ResourcArn" for years (dynalite's tests, DynamoDB Local); probes
+    // of it in 2026 read "ResourceArn" (ack-api-quirks DDB-TABLE-014).
+    throw ApiError::resource_not_found(long_not_found ? "Requested resource not found: ResourceArn: " + arn + " not found"
                                                       : "Requested resource not found");
   }
   return table;
