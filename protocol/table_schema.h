@@ -72,6 +72,20 @@ struct Projection {
 enum class IndexStatus : std::uint8_t { Creating, Updating, Deleting, Active };
 std::string_view index_status_name(IndexStatus status);
 
+// CloudWatch Contributor Insights of a table or a global index, as
+// UpdateContributorInsights left it (protocol/contributor_insights.h). A
+// setting never changed is no value at all: it reads DISABLED with no mode.
+// The orders are persisted: never reorder.
+enum class ContributorInsightsStatus : std::uint8_t { Enabling, Enabled, Disabling, Disabled, Failed };
+enum class ContributorInsightsMode : std::uint8_t { AccessedAndThrottledKeys, ThrottledKeys };
+struct ContributorInsights {
+  ContributorInsightsStatus status = ContributorInsightsStatus::Disabled;  // ENABLED, DISABLED or FAILED
+  ContributorInsightsMode mode = ContributorInsightsMode::AccessedAndThrottledKeys;
+  double last_update = 0;            // epoch seconds of the last change
+  std::int64_t rules_created_ms = 0;  // when the rules were made: their names' suffix
+  friend bool operator==(const ContributorInsights&, const ContributorInsights&) = default;
+};
+
 struct IndexSchema {
   std::string name;
   std::uint32_t id = 0;  // storage key space of the index
@@ -80,6 +94,7 @@ struct IndexSchema {
   std::optional<Throughput> throughput;  // GSIs of PROVISIONED tables
   IndexStatus status = IndexStatus::Active;
   bool backfilling = false;
+  std::optional<ContributorInsights> contributor_insights;  // global indexes only
   friend bool operator==(const IndexSchema&, const IndexSchema&) = default;
 };
 
@@ -148,6 +163,7 @@ struct TableSchema {
   std::optional<TimeToLive> ttl;
   PointInTimeRecovery point_in_time_recovery;
   std::vector<Tag> tags;
+  std::optional<ContributorInsights> contributor_insights;
   std::optional<RestoreSummary> restore;
   TableStatus status = TableStatus::Active;
   // Storage: how the keys of this table's index entries are laid out (see

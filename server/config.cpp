@@ -68,6 +68,9 @@ std::optional<Config> parse_config(int argc, char** argv) {
         "Seconds between two passes of the Time to Live sweeper, which deletes expired items (the service takes up to days; fractions allowed).")
     ("ttl-cooldown", po::value(&config.ttl_cooldown_seconds)->default_value(config.ttl_cooldown_seconds),
         "Seconds after an UpdateTimeToLive change during which another is refused, as the service does (about 31 minutes); 0 turns it off.")
+    ("contributor-insights-rule-limit", po::value(&config.contributor_insights_rule_limit)->default_value(config.contributor_insights_rule_limit),
+        "Contributor Insights rules a region may have (CloudWatch's default quota, 100: 2 per table or global index, 4 with a sort key); "
+        "past it UpdateContributorInsights ENABLE ends FAILED, as on the service. Raise it as you would the quota.")
     ("throttle", po::bool_switch(&config.throttle),
         "Simulate DynamoDB's throughput limits: provisioned capacity with 300 seconds of burst, GSI back-pressure, "
         "on-demand scaling, 3,000 RCU / 1,000 WCU per partition key value. Throttled requests get the service's errors.")
@@ -116,6 +119,9 @@ std::optional<Config> parse_config(int argc, char** argv) {
   config.metering = metering == "on";
   if (!(config.ttl_interval_seconds > 0)) throw std::runtime_error("--ttl-interval must be a positive number of seconds");
   if (!(config.ttl_cooldown_seconds >= 0)) throw std::runtime_error("--ttl-cooldown must be zero or more seconds");
+  if (config.contributor_insights_rule_limit < 0) {
+    throw std::runtime_error("--contributor-insights-rule-limit must be zero or more");
+  }
   if (config.threads == 0) config.threads = std::max(1u, std::thread::hardware_concurrency());
   return config;
 }

@@ -1,14 +1,16 @@
 // Handlers of the operations on a table's settings and the account: Time to
-// Live, tags, DescribeLimits and DescribeEndpoints.
+// Live, Contributor Insights, tags, DescribeLimits and DescribeEndpoints.
 
 #include <array>
 
+#include "protocol/contributor_insights.h"
 #include "protocol/json_writer.h"
 #include "protocol/settings_requests.h"
 #include "protocol/table_requests.h"
 #include "protocol/ttl_requests.h"
 #include "server/async_write.h"
 #include "server/operations.h"
+#include "storage/contributor_insights_ops.h"
 #include "storage/settings_ops.h"
 #include "storage/table_ops.h"
 
@@ -60,6 +62,32 @@ awaitable<Reply> describe_time_to_live(OperationContext& ctx, json::object body)
   out.end_object();
   out.end_object();
   co_return out.take();
+}
+
+// ---------------------------------------------------------------- Contributor Insights
+
+awaitable<Reply> update_contributor_insights(OperationContext& ctx, json::object body) {
+  UpdateContributorInsightsRequest request = decode_update_contributor_insights(body);
+  ctx.table_name = request.table_name;
+  Scope scope = ctx.scope;
+  auto job = write_job([scope, request = std::move(request)](WriteContext& w) {
+    return ops::update_contributor_insights(w, scope, request);
+  });
+  ops::ContributorInsightsChange change = co_await async_write(ctx.writer, std::move(job));
+  co_return encode_update_contributor_insights(change.entry, change.update);
+}
+
+awaitable<Reply> describe_contributor_insights(OperationContext& ctx, json::object body) {
+  DescribeContributorInsightsRequest request = decode_describe_contributor_insights(body);
+  ctx.table_name = request.table_name;
+  co_return encode_describe_contributor_insights(ops::describe_contributor_insights(ctx.store, ctx.scope, request));
+}
+
+awaitable<Reply> list_contributor_insights(OperationContext& ctx, json::object body) {
+  ListContributorInsightsRequest request = decode_list_contributor_insights(body);
+  if (request.table_name) ctx.table_name = *request.table_name;
+  ops::ContributorInsightsPage page = ops::list_contributor_insights(ctx.store, ctx.scope, request);
+  co_return encode_list_contributor_insights(page.entries, page.next_token);
 }
 
 // ---------------------------------------------------------------- tags
@@ -132,13 +160,16 @@ awaitable<Reply> describe_endpoints(OperationContext& ctx, json::object) {
   co_return out.take();
 }
 
-constexpr std::array<NamedOperation, 7> kSettingsOperations{{
+constexpr std::array<NamedOperation, 10> kSettingsOperations{{
+    {"DescribeContributorInsights", describe_contributor_insights},
     {"DescribeEndpoints", describe_endpoints},
     {"DescribeLimits", describe_limits},
     {"DescribeTimeToLive", describe_time_to_live},
+    {"ListContributorInsights", list_contributor_insights},
     {"ListTagsOfResource", list_tags_of_resource},
     {"TagResource", tag_resource},
     {"UntagResource", untag_resource},
+    {"UpdateContributorInsights", update_contributor_insights},
     {"UpdateTimeToLive", update_time_to_live},
 }};
 

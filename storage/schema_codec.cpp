@@ -48,6 +48,20 @@ void write_throughput(JsonWriter& w, const Throughput& t) {
   w.end_object();
 }
 
+void write_insights(JsonWriter& w, const ContributorInsights& c) {
+  w.key("insights");
+  w.begin_object();
+  w.key("status");
+  w.integer(static_cast<int>(c.status));
+  w.key("mode");
+  w.integer(static_cast<int>(c.mode));
+  w.key("updated");
+  w.real(c.last_update);
+  w.key("rules_ms");
+  w.integer(c.rules_created_ms);
+  w.end_object();
+}
+
 void write_index(JsonWriter& w, const IndexSchema& index) {
   w.begin_object();
   w.key("name");
@@ -70,6 +84,7 @@ void write_index(JsonWriter& w, const IndexSchema& index) {
   w.integer(static_cast<int>(index.status));
   w.key("backfilling");
   w.boolean(index.backfilling);
+  if (index.contributor_insights) write_insights(w, *index.contributor_insights);
   w.end_object();
 }
 
@@ -95,6 +110,15 @@ Throughput read_throughput(const object& o) {
   return t;
 }
 
+std::optional<ContributorInsights> read_insights(const object& o) {
+  element insights;
+  if (o["insights"].get(insights) != simdjson::SUCCESS) return std::nullopt;
+  object io = insights;
+  return ContributorInsights{static_cast<ContributorInsightsStatus>(get_int(io, "status")),
+                             static_cast<ContributorInsightsMode>(get_int(io, "mode")), get_double(io, "updated"),
+                             get_int(io, "rules_ms")};
+}
+
 IndexSchema read_index(const object& o) {
   IndexSchema index;
   index.name = std::string(get_string(o, "name"));
@@ -108,6 +132,7 @@ IndexSchema read_index(const object& o) {
   if (o["throughput"].get(throughput) == simdjson::SUCCESS) index.throughput = read_throughput(throughput);
   index.status = static_cast<IndexStatus>(get_int(o, "status"));
   index.backfilling = bool(o["backfilling"]);
+  index.contributor_insights = read_insights(o);
   return index;
 }
 
@@ -204,6 +229,7 @@ std::string encode_schema(const TableSchema& s) {
     w.end_object();
   }
   w.end_array();
+  if (s.contributor_insights) write_insights(w, *s.contributor_insights);
   if (s.restore) {
     w.key("restore");
     w.begin_object();
@@ -270,6 +296,7 @@ TableSchema decode_schema(std::string_view json) {
       object to = t;
       s.tags.push_back({std::string(get_string(to, "key")), std::string(get_string(to, "value"))});
     }
+    s.contributor_insights = read_insights(o);
     element restore;
     if (o["restore"].get(restore) == simdjson::SUCCESS) {
       object ro = restore;

@@ -60,6 +60,7 @@ constexpr std::string_view kNextSequenceKey = "next_sequence";
 Store::Store(const StoreOptions& options)
     : item_collection_limit_(options.item_collection_limit),
       ttl_cooldown_ms_(options.ttl_cooldown_ms),
+      contributor_insights_rule_limit_(options.contributor_insights_rule_limit),
       clock_(options.clock_ms ? options.clock_ms : [] {
         using namespace std::chrono;
         return static_cast<std::int64_t>(

@@ -38,6 +38,8 @@ struct StoreOptions {
   std::uint64_t item_collection_limit = 10ull << 30;
   // After a Time to Live change the service refuses another for about 31 minutes.
   std::int64_t ttl_cooldown_ms = 31 * 60 * 1000;
+  // CloudWatch's default quota of Contributor Insights rules per region.
+  std::int64_t contributor_insights_rule_limit = 100;
 };
 
 struct Databases {
@@ -72,6 +74,7 @@ class Store {
   const std::filesystem::path& path() const { return path_; }
   std::uint64_t item_collection_limit() const { return item_collection_limit_; }
   std::int64_t ttl_cooldown_ms() const { return ttl_cooldown_ms_; }
+  std::int64_t contributor_insights_rule_limit() const { return contributor_insights_rule_limit_; }
 
   // Stream sequence numbers: only the writer thread takes them; the next one
   // is saved with every commit that used one (a failed commit leaves a gap).
@@ -93,6 +96,7 @@ class Store {
   std::optional<DirectoryLock> lock_;  // on disk only
   std::uint64_t item_collection_limit_;
   std::int64_t ttl_cooldown_ms_;
+  std::int64_t contributor_insights_rule_limit_;
   std::function<std::int64_t()> clock_;
   std::atomic<std::uint64_t> next_sequence_{0};
   std::unique_ptr<lmdb::Env> env_;

@@ -126,27 +126,26 @@ TableDescription create_table(WriteContext& ctx, const Scope& scope, TableSchema
   return answer;
 }
 
-TableDescription describe_table(Store& store, const Scope& scope, const std::string& name) {
+TablePtr find_control_table(Store& store, const Scope& scope, const std::string& name) {
   std::optional<QualifiedName> qualified = scope.qualify(name);
   TablePtr table = qualified ? store.catalog().find(qualified->ns, qualified->name) : nullptr;
   if (!table) throw table_not_found(name);
-  return describe(*table);
+  return table;
 }
 
-namespace {
-
-// The table a control-plane TableName designates, as the writer sees it.
-TablePtr find_for_write(WriteContext& ctx, const Scope& scope, const std::string& name) {
+TablePtr find_control_table(WriteContext& ctx, const Scope& scope, const std::string& name) {
   std::optional<QualifiedName> qualified = scope.qualify(name);
   TablePtr table = qualified ? ctx.find_table(qualified->ns, qualified->name) : nullptr;
   if (!table) throw table_not_found(name);
   return table;
 }
 
-}  // namespace
+TableDescription describe_table(Store& store, const Scope& scope, const std::string& name) {
+  return describe(*find_control_table(store, scope, name));
+}
 
 TableDescription delete_table(WriteContext& ctx, const Scope& scope, const std::string& name) {
-  TablePtr table = find_for_write(ctx, scope, name);
+  TablePtr table = find_control_table(ctx, scope, name);
   const std::string& ns = table->ns;
   if (table->schema.deletion_protection) {
     throw ApiError::validation(
@@ -177,7 +176,7 @@ TableDescription delete_table(WriteContext& ctx, const Scope& scope, const std::
 }
 
 TableDescription update_table(WriteContext& ctx, const Scope& scope, const UpdateTableRequest& request, double now) {
-  TablePtr table = find_for_write(ctx, scope, *request.table_name);
+  TablePtr table = find_control_table(ctx, scope, *request.table_name);
   const std::string& ns = table->ns;
   const TableSchema& current = table->schema;
   // The index updates are checked first (index_updates.h).
@@ -275,7 +274,7 @@ TableDescription update_table(WriteContext& ctx, const Scope& scope, const Updat
 }
 
 TimeToLive update_time_to_live(WriteContext& ctx, const Scope& scope, const UpdateTimeToLiveRequest& request) {
-  TablePtr table = find_for_write(ctx, scope, *request.table_name);
+  TablePtr table = find_control_table(ctx, scope, *request.table_name);
   const std::optional<TimeToLive>& current = table->schema.ttl;
   const bool enable = *request.enabled;
   const std::string& attribute = *request.attribute_name;
@@ -300,10 +299,7 @@ TimeToLive update_time_to_live(WriteContext& ctx, const Scope& scope, const Upda
 }
 
 std::optional<TimeToLive> describe_time_to_live(Store& store, const Scope& scope, const std::string& name) {
-  std::optional<QualifiedName> qualified = scope.qualify(name);
-  TablePtr table = qualified ? store.catalog().find(qualified->ns, qualified->name) : nullptr;
-  if (!table) throw table_not_found(name);
-  return table->schema.ttl;
+  return find_control_table(store, scope, name)->schema.ttl;
 }
 
 ListTablesResult list_tables(Store& store, const Scope& scope, const ListTablesRequest& request) {

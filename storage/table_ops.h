@@ -52,5 +52,9 @@ void delete_prefix(WriteContext& ctx, lmdb::Dbi dbi, std::string_view prefix);
 
 // "Requested resource not found: Table: <name> not found", the control plane's message.
 ApiError table_not_found(std::string_view name);
+// The table a control-plane TableName (a name or a table ARN) designates, as
+// readers see it and as the writer's group sees it; else table_not_found.
+TablePtr find_control_table(Store& store, const Scope& scope, const std::string& name);
+TablePtr find_control_table(WriteContext& ctx, const Scope& scope, const std::string& name);
 
 }  // namespace dynamod::ops

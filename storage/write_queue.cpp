@@ -22,6 +22,21 @@ TablePtr WriteContext::find_table(std::string_view ns, std::string_view name) co
   return store_.catalog().find(ns, name);
 }
 
+std::vector<TablePtr> WriteContext::tables_in(std::string_view ns) const {
+  std::map<std::string, TablePtr, std::less<>> tables;
+  for (TablePtr& table : store_.catalog().all()) {
+    if (table->ns == ns) tables.emplace(table->schema.name, std::move(table));
+  }
+  for (const auto& [key, table] : staged_tables_) {
+    if (key.first == ns) tables.insert_or_assign(key.second, table);  // nullptr: dropped in this group
+  }
+  std::vector<TablePtr> out;
+  for (auto& [name, table] : tables) {
+    if (table) out.push_back(std::move(table));
+  }
+  return out;
+}
+
 void WriteContext::stage_table(TablePtr table) {
   staged_tables_[{table->ns, table->schema.name}] = std::move(table);
 }

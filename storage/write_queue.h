@@ -42,6 +42,8 @@ class WriteContext {
   // The table as this group sees it: table changes made by earlier jobs of the
   // group are visible here before they reach the catalog view.
   TablePtr find_table(std::string_view ns, std::string_view name) const;
+  // Every table of a namespace as this group sees it.
+  std::vector<TablePtr> tables_in(std::string_view ns) const;
   void stage_table(TablePtr table);
   void stage_drop(const std::string& ns, const std::string& name);
 

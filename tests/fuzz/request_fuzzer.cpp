@@ -17,6 +17,7 @@
 
 #include "protocol/api_error.h"
 #include "protocol/backup_requests.h"
+#include "protocol/contributor_insights.h"
 #include "protocol/batch_requests.h"
 #include "protocol/item_expressions.h"
 #include "protocol/item_requests.h"
@@ -50,7 +51,7 @@ TableSchema backed_up_table() {
 
 // Every decoder, and for the single-item writes and GetItem the expression
 // step that follows decoding on the I/O thread.
-constexpr std::array<Decoder, 31> kDecoders{{
+constexpr std::array<Decoder, 34> kDecoders{{
     [](json::object b) { parse_put_or_delete_expressions(decode_put_item(b).write); },
     [](json::object b) { parse_put_or_delete_expressions(decode_delete_item(b).write, true); },
     [](json::object b) { parse_update_expressions(decode_update_item(b)); },
@@ -83,6 +84,9 @@ constexpr std::array<Decoder, 31> kDecoders{{
     // A restore's overrides meet CreateTable's checks against a backup of a table with an index.
     [](json::object b) { restored_schema(backed_up_table(), "target", decode_restore_table_from_backup(b).overrides); },
     [](json::object b) { restored_schema(backed_up_table(), "target", decode_restore_table_to_point_in_time(b).overrides); },
+    [](json::object b) { decode_update_contributor_insights(b); },
+    [](json::object b) { decode_describe_contributor_insights(b); },
+    [](json::object b) { decode_list_contributor_insights(b); },
 }};
 
 }  // namespace

@@ -36,6 +36,13 @@ ddb list-backups --table-name Music --query 'BackupSummaries[0].BackupName' --ou
   fail "list-backups"
 ddb delete-backup --backup-arn "$arn" --query 'BackupDescription.BackupDetails.BackupStatus' --output text |
   grep -qx DELETED || fail "delete-backup status"
+# Contributor Insights on the table, as Terraform's aws_dynamodb_contributor_insights sets it.
+ddb update-contributor-insights --table-name Music --contributor-insights-action ENABLE \
+  --query ContributorInsightsStatus --output text | grep -qx ENABLING || fail "update-contributor-insights"
+ddb describe-contributor-insights --table-name Music --query 'length(ContributorInsightsRuleList)' --output text |
+  grep -qx 4 || fail "describe-contributor-insights rules"
+ddb list-contributor-insights --query 'ContributorInsightsSummaries[?TableName==`Music`].ContributorInsightsStatus' \
+  --output text | grep -qx ENABLED || fail "list-contributor-insights"
 ddb delete-table --table-name Music --query 'TableDescription.TableStatus' --output text | grep -qx DELETING ||
   fail "delete-table status"
 ddb wait table-not-exists --table-name Music
