@@ -1,7 +1,7 @@
 #pragma once
 // Awaiting the writer thread from a coroutine: the job runs in the writer's
 // group transaction and its outcome is posted back to the awaiting
-// coroutine's executor (its connection's strand).
+// coroutine's executor (its connection's io_context, whose one thread resumes it).
 //
 // Usage: co_await async_write(queue, write_job([...](WriteContext& ctx) { ... }));
 // write_job boxes the callable first: g++ 12 miscompiles closures passed by

@@ -13,7 +13,7 @@ class HttpServer::Connection {
  public:
   explicit Connection(tcp::socket socket) : stream(std::move(socket)) {}
   beast::tcp_stream stream;
-  bool idle = true;  // waiting for the next request; touched only on the strand
+  bool idle = true;  // waiting for the next request; touched only on the connection's thread
 };
 
 namespace {
@@ -37,10 +37,10 @@ void serialize(const HttpResponse& response, std::string& wire) {
 
 }  // namespace
 
-HttpServer::HttpServer(asio::io_context& io, const tcp::endpoint& endpoint, HttpLimits limits,
+HttpServer::HttpServer(std::vector<asio::io_context*> contexts, const tcp::endpoint& endpoint, HttpLimits limits,
                        RequestHandler handler, TooLargeHandler too_large)
-    : io_(io),
-      acceptor_(io),
+    : contexts_(std::move(contexts)),
+      acceptor_(*contexts_.front()),
       limits_(limits),
       handler_(std::move(handler)),
       too_large_(std::move(too_large)) {
@@ -73,7 +73,9 @@ void HttpServer::stop() {
 
 asio::awaitable<void> HttpServer::accept_loop() {
   while (!stopping_) {
-    auto [ec, socket] = co_await acceptor_.async_accept(asio::make_strand(io_), kTuple);
+    asio::io_context& home = *contexts_[next_context_];
+    next_context_ = (next_context_ + 1) % contexts_.size();
+    auto [ec, socket] = co_await acceptor_.async_accept(home, kTuple);
     if (ec) {
       if (!acceptor_.is_open() || stopping_) co_return;
       spdlog::warn("accept failed: {}", ec.message());

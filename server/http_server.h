@@ -1,8 +1,11 @@
 #pragma once
-// HttpServer: Boost.Beast HTTP/1.1 with keep-alive. One coroutine per
-// connection on its own strand; a fresh parser per message with explicit body
-// and header limits; a timeout before every read and write; graceful stop
-// (stop accepting, let in-flight requests finish, close idle connections).
+// HttpServer: Boost.Beast HTTP/1.1 with keep-alive. One io_context per I/O
+// thread; each accepted connection goes to the next one in turn and lives
+// there, one coroutine, all its handlers on that thread (no strand, no lock
+// shared between the threads on the way of a request); a fresh parser per
+// message with explicit body and header limits; a timeout before every read
+// and write; graceful stop (stop accepting, let in-flight requests finish,
+// close idle connections).
 //
 // The request handler is independent of the connection: it takes a parsed
 // request and produces a response.
@@ -18,6 +21,7 @@
 #include <memory>
 #include <mutex>
 #include <unordered_map>
+#include <vector>
 
 namespace dynamod {
 
@@ -43,7 +47,8 @@ struct HttpLimits {
 
 class HttpServer {
  public:
-  HttpServer(asio::io_context& io, const asio::ip::tcp::endpoint& endpoint, HttpLimits limits,
+  // `contexts`: one per I/O thread, each run by one thread; the first also accepts.
+  HttpServer(std::vector<asio::io_context*> contexts, const asio::ip::tcp::endpoint& endpoint, HttpLimits limits,
              RequestHandler handler, TooLargeHandler too_large);
   // The port actually bound (useful with port 0).
   std::uint16_t port() const { return port_; }
@@ -56,7 +61,8 @@ class HttpServer {
   asio::awaitable<void> accept_loop();
   asio::awaitable<void> serve(std::shared_ptr<Connection> connection);
 
-  asio::io_context& io_;
+  std::vector<asio::io_context*> contexts_;
+  std::size_t next_context_ = 0;  // where the next connection goes (the accept loop's only)
   asio::ip::tcp::acceptor acceptor_;
   std::uint16_t port_ = 0;
   HttpLimits limits_;

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -66,10 +68,18 @@ int run(const dynamod::Config& config) {
   Maintenance maintenance(store, writer, ledger,
                           std::chrono::milliseconds(static_cast<std::int64_t>(config.ttl_interval_seconds * 1000)));
 
-  asio::io_context io(static_cast<int>(config.threads));
+  // One io_context per I/O thread (each run by that thread alone, which asio's
+  // concurrency hint 1 tells it); the writer thread posts into them.
+  std::vector<std::unique_ptr<asio::io_context>> contexts;
+  std::vector<asio::io_context*> context_ptrs;
+  for (unsigned i = 0; i < config.threads; ++i) {
+    contexts.push_back(std::make_unique<asio::io_context>(1));
+    context_ptrs.push_back(contexts.back().get());
+  }
+  asio::io_context& io = *contexts.front();
   Service service(store, writer, ledger, config, Authenticator(std::move(credentials)), std::move(prices));
   HttpServer server(
-      io, asio::ip::tcp::endpoint(asio::ip::make_address(config.host), config.port), HttpLimits{},
+      context_ptrs, asio::ip::tcp::endpoint(asio::ip::make_address(config.host), config.port), HttpLimits{},
       [&service](HttpRequest& request) { return service.handle(request); },
       [&service](const HttpRequest& request) { return service.too_large(request); });
   server.start();
@@ -88,9 +98,17 @@ int run(const dynamod::Config& config) {
   std::printf("dynamod listening on %s:%u\n", config.host.c_str(), server.port());
   std::fflush(stdout);
 
+  // The other contexts keep running while they have no connection; the first
+  // stops them once it has nothing left to do (after stop(), its acceptor is
+  // closed and its connections are done).
+  std::vector<std::optional<asio::executor_work_guard<asio::io_context::executor_type>>> guards;
   std::vector<std::thread> threads;
-  for (unsigned i = 1; i < config.threads; ++i) threads.emplace_back([&io] { io.run(); });
+  for (unsigned i = 1; i < config.threads; ++i) {
+    guards.emplace_back(asio::make_work_guard(*contexts[i]));
+    threads.emplace_back([context = contexts[i].get()] { context->run(); });
+  }
   io.run();
+  for (auto& guard : guards) guard.reset();
   for (auto& t : threads) t.join();
   maintenance.stop();
   // The ledger's last usage, before the writer stops.
