@@ -46,6 +46,7 @@ constexpr std::array<ErrorInfo, kErrorCodeCount> kErrors{{
     {"TableAlreadyExistsException", kDynamo, 400},
     {"PointInTimeRecoveryUnavailableException", kDynamo, 400},
     {"InvalidRestoreTimeException", kDynamo, 400},
+    {"PolicyNotFoundException", kDynamo, 400},
     {"RequestLimitExceeded", kDynamo, 400},
 }};
 

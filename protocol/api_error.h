@@ -42,6 +42,7 @@ enum class ErrorCode : std::uint8_t {
   TableAlreadyExistsException,
   PointInTimeRecoveryUnavailableException,
   InvalidRestoreTimeException,
+  PolicyNotFoundException,
   RequestLimitExceeded,  // keep last: it sizes the tables indexed by code
 };
 inline constexpr std::size_t kErrorCodeCount = static_cast<std::size_t>(ErrorCode::RequestLimitExceeded) + 1;

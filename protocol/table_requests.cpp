@@ -1,5 +1,6 @@
 #include "protocol/table_requests.h"
 
+#include "protocol/resource_policy.h"
 #include "protocol/settings_requests.h"
 
 #include <algorithm>
@@ -332,6 +333,8 @@ CreateTableRequest decode_create_table(json::object body) {
       r.table_class = read_optional_string(value);
     } else if (key == "DeletionProtectionEnabled") {
       r.deletion_protection = read_optional_bool(value);
+    } else if (key == "ResourcePolicy") {
+      r.resource_policy = read_optional_string(value);
     }
   }
   return r;
@@ -674,6 +677,8 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
         *r.table_class == "STANDARD" ? TableClass::Standard : TableClass::StandardInfrequentAccess;
   }
   schema.deletion_protection = r.deletion_protection.value_or(false);
+  // Its RevisionId is the table's creation time, given with the table's storage id.
+  if (r.resource_policy) schema.resource_policies.push_back({"", canonical_policy(*r.resource_policy), "", 0});
   return schema;
 }
 

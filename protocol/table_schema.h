@@ -131,6 +131,17 @@ struct Tag {
   friend bool operator==(const Tag&, const Tag&) = default;
 };
 
+// The resource-based policy of a table or of one of its streams
+// (protocol/resource_policy.h). An entry whose document is empty records the
+// deletion of one: its time and the RevisionId a second delete answers.
+struct ResourcePolicy {
+  std::string stream_label;    // empty: the table's own policy
+  std::string document;        // canonical form, as submitted (no Version if it had none)
+  std::string revision_id;     // the change's time in epoch milliseconds
+  std::int64_t changed_ms = 0; // for the window in which another change is refused
+  friend bool operator==(const ResourcePolicy&, const ResourcePolicy&) = default;
+};
+
 // Where a table restored from a backup came from (DescribeTable's RestoreSummary).
 struct RestoreSummary {
   std::string source_backup_arn;
@@ -164,6 +175,7 @@ struct TableSchema {
   PointInTimeRecovery point_in_time_recovery;
   std::vector<Tag> tags;
   std::optional<ContributorInsights> contributor_insights;
+  std::vector<ResourcePolicy> resource_policies;
   std::optional<RestoreSummary> restore;
   TableStatus status = TableStatus::Active;
   // Storage: how the keys of this table's index entries are laid out (see

@@ -71,6 +71,8 @@ std::optional<Config> parse_config(int argc, char** argv) {
     ("contributor-insights-rule-limit", po::value(&config.contributor_insights_rule_limit)->default_value(config.contributor_insights_rule_limit),
         "Contributor Insights rules a region may have (CloudWatch's default quota, 100: 2 per table or global index, 4 with a sort key); "
         "past it UpdateContributorInsights ENABLE ends FAILED, as on the service. Raise it as you would the quota.")
+    ("resource-policy-cooldown", po::value(&config.resource_policy_cooldown_seconds)->default_value(config.resource_policy_cooldown_seconds),
+        "Seconds after a change of a resource-based policy during which another change of it is refused, as the service does (15); 0 turns it off.")
     ("throttle", po::bool_switch(&config.throttle),
         "Simulate DynamoDB's throughput limits: provisioned capacity with 300 seconds of burst, GSI back-pressure, "
         "on-demand scaling, 3,000 RCU / 1,000 WCU per partition key value. Throttled requests get the service's errors.")
@@ -119,6 +121,9 @@ std::optional<Config> parse_config(int argc, char** argv) {
   config.metering = metering == "on";
   if (!(config.ttl_interval_seconds > 0)) throw std::runtime_error("--ttl-interval must be a positive number of seconds");
   if (!(config.ttl_cooldown_seconds >= 0)) throw std::runtime_error("--ttl-cooldown must be zero or more seconds");
+  if (!(config.resource_policy_cooldown_seconds >= 0)) {
+    throw std::runtime_error("--resource-policy-cooldown must be zero or more seconds");
+  }
   if (config.contributor_insights_rule_limit < 0) {
     throw std::runtime_error("--contributor-insights-rule-limit must be zero or more");
   }

@@ -24,6 +24,7 @@ struct Config {
   double ttl_interval_seconds = 5;     // how often the Time to Live sweeper runs
   double ttl_cooldown_seconds = 1860;  // refusal window after a Time to Live change
   std::int64_t contributor_insights_rule_limit = 100;  // CloudWatch's default quota per region
+  double resource_policy_cooldown_seconds = 15;         // refusal window after a resource policy change
   bool throttle = false;               // simulate DynamoDB's throughput limits
   bool metering = true;                // the ledger, access patterns and request metrics
   std::string prices_file;             // JSON price table for the cost report (default us-east-1)

@@ -1,16 +1,19 @@
 // Handlers of the operations on a table's settings and the account: Time to
-// Live, Contributor Insights, tags, DescribeLimits and DescribeEndpoints.
+// Live, Contributor Insights, resource-based policies, tags, DescribeLimits and
+// DescribeEndpoints.
 
 #include <array>
 
 #include "protocol/contributor_insights.h"
 #include "protocol/json_writer.h"
+#include "protocol/resource_policy.h"
 #include "protocol/settings_requests.h"
 #include "protocol/table_requests.h"
 #include "protocol/ttl_requests.h"
 #include "server/async_write.h"
 #include "server/operations.h"
 #include "storage/contributor_insights_ops.h"
+#include "storage/resource_policy_ops.h"
 #include "storage/settings_ops.h"
 #include "storage/table_ops.h"
 
@@ -90,6 +93,50 @@ awaitable<Reply> list_contributor_insights(OperationContext& ctx, json::object b
   co_return encode_list_contributor_insights(page.entries, page.next_token);
 }
 
+// ---------------------------------------------------------------- resource-based policies
+
+std::string revision_answer(const std::optional<std::string>& revision_id) {
+  JsonWriter out;
+  out.begin_object();
+  if (revision_id) {
+    out.key("RevisionId");
+    out.string(*revision_id);
+  }
+  out.end_object();
+  return out.take();
+}
+
+awaitable<Reply> put_resource_policy(OperationContext& ctx, json::object body) {
+  PutResourcePolicyRequest request = decode_put_resource_policy(body);
+  Scope scope = ctx.scope;
+  auto job = write_job(
+      [scope, request = std::move(request)](WriteContext& w) { return ops::put_resource_policy(w, scope, request); });
+  std::string revision = co_await async_write(ctx.writer, std::move(job));
+  co_return revision_answer(revision);
+}
+
+awaitable<Reply> get_resource_policy(OperationContext& ctx, json::object body) {
+  ResourceArnRequest request = decode_get_resource_policy(body);
+  ops::PolicyAnswer answer = ops::get_resource_policy(ctx.store, ctx.scope, request.resource_arn);
+  JsonWriter out;
+  out.begin_object();
+  out.key("Policy");
+  out.string(answer.policy);
+  out.key("RevisionId");
+  out.string(answer.revision_id);
+  out.end_object();
+  co_return out.take();
+}
+
+awaitable<Reply> delete_resource_policy(OperationContext& ctx, json::object body) {
+  ResourceArnRequest request = decode_delete_resource_policy(body);
+  Scope scope = ctx.scope;
+  auto job = write_job(
+      [scope, request = std::move(request)](WriteContext& w) { return ops::delete_resource_policy(w, scope, request); });
+  std::optional<std::string> revision = co_await async_write(ctx.writer, std::move(job));
+  co_return revision_answer(revision);
+}
+
 // ---------------------------------------------------------------- tags
 
 awaitable<Reply> tag_resource(OperationContext& ctx, json::object body) {
@@ -160,13 +207,16 @@ awaitable<Reply> describe_endpoints(OperationContext& ctx, json::object) {
   co_return out.take();
 }
 
-constexpr std::array<NamedOperation, 10> kSettingsOperations{{
+constexpr std::array<NamedOperation, 13> kSettingsOperations{{
+    {"DeleteResourcePolicy", delete_resource_policy},
     {"DescribeContributorInsights", describe_contributor_insights},
     {"DescribeEndpoints", describe_endpoints},
     {"DescribeLimits", describe_limits},
     {"DescribeTimeToLive", describe_time_to_live},
+    {"GetResourcePolicy", get_resource_policy},
     {"ListContributorInsights", list_contributor_insights},
     {"ListTagsOfResource", list_tags_of_resource},
+    {"PutResourcePolicy", put_resource_policy},
     {"TagResource", tag_resource},
     {"UntagResource", untag_resource},
     {"UpdateContributorInsights", update_contributor_insights},

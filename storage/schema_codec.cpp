@@ -230,6 +230,23 @@ std::string encode_schema(const TableSchema& s) {
   }
   w.end_array();
   if (s.contributor_insights) write_insights(w, *s.contributor_insights);
+  if (!s.resource_policies.empty()) {
+    w.key("policies");
+    w.begin_array();
+    for (const auto& p : s.resource_policies) {
+      w.begin_object();
+      w.key("stream");
+      w.string(p.stream_label);
+      w.key("document");
+      w.string(p.document);
+      w.key("revision");
+      w.string(p.revision_id);
+      w.key("changed_ms");
+      w.integer(p.changed_ms);
+      w.end_object();
+    }
+    w.end_array();
+  }
   if (s.restore) {
     w.key("restore");
     w.begin_object();
@@ -297,6 +314,14 @@ TableSchema decode_schema(std::string_view json) {
       s.tags.push_back({std::string(get_string(to, "key")), std::string(get_string(to, "value"))});
     }
     s.contributor_insights = read_insights(o);
+    element policies;
+    if (o["policies"].get(policies) == simdjson::SUCCESS) {
+      for (element p : simdjson::dom::array(policies)) {
+        object po = p;
+        s.resource_policies.push_back({std::string(get_string(po, "stream")), std::string(get_string(po, "document")),
+                                       std::string(get_string(po, "revision")), get_int(po, "changed_ms")});
+      }
+    }
     element restore;
     if (o["restore"].get(restore) == simdjson::SUCCESS) {
       object ro = restore;

@@ -61,6 +61,7 @@ Store::Store(const StoreOptions& options)
     : item_collection_limit_(options.item_collection_limit),
       ttl_cooldown_ms_(options.ttl_cooldown_ms),
       contributor_insights_rule_limit_(options.contributor_insights_rule_limit),
+      resource_policy_cooldown_ms_(options.resource_policy_cooldown_ms),
       clock_(options.clock_ms ? options.clock_ms : [] {
         using namespace std::chrono;
         return static_cast<std::int64_t>(

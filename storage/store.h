@@ -40,6 +40,8 @@ struct StoreOptions {
   std::int64_t ttl_cooldown_ms = 31 * 60 * 1000;
   // CloudWatch's default quota of Contributor Insights rules per region.
   std::int64_t contributor_insights_rule_limit = 100;
+  // After a change of a resource policy the service refuses another for 15 seconds.
+  std::int64_t resource_policy_cooldown_ms = 15000;
 };
 
 struct Databases {
@@ -75,6 +77,7 @@ class Store {
   std::uint64_t item_collection_limit() const { return item_collection_limit_; }
   std::int64_t ttl_cooldown_ms() const { return ttl_cooldown_ms_; }
   std::int64_t contributor_insights_rule_limit() const { return contributor_insights_rule_limit_; }
+  std::int64_t resource_policy_cooldown_ms() const { return resource_policy_cooldown_ms_; }
 
   // Stream sequence numbers: only the writer thread takes them; the next one
   // is saved with every commit that used one (a failed commit leaves a gap).
@@ -97,6 +100,7 @@ class Store {
   std::uint64_t item_collection_limit_;
   std::int64_t ttl_cooldown_ms_;
   std::int64_t contributor_insights_rule_limit_;
+  std::int64_t resource_policy_cooldown_ms_;
   std::function<std::int64_t()> clock_;
   std::atomic<std::uint64_t> next_sequence_{0};
   std::unique_ptr<lmdb::Env> env_;

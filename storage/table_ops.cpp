@@ -110,6 +110,7 @@ TableDescription create_table(WriteContext& ctx, const Scope& scope, TableSchema
   schema.table_id = std::move(table_uuid);
   schema.region = scope.region;
   schema.creation_time = now;
+  for (auto& policy : schema.resource_policies) policy.revision_id = std::to_string(static_cast<std::int64_t>(now * 1000));
   if (schema.billing_mode == BillingMode::PayPerRequest) schema.billing_mode_updated = now;
   schema.status = TableStatus::Active;
   if (schema.stream && schema.stream->enabled) start_stream(ctx, ns, schema);

@@ -18,6 +18,7 @@
 #include "protocol/api_error.h"
 #include "protocol/backup_requests.h"
 #include "protocol/contributor_insights.h"
+#include "protocol/resource_policy.h"
 #include "protocol/batch_requests.h"
 #include "protocol/item_expressions.h"
 #include "protocol/item_requests.h"
@@ -51,7 +52,7 @@ TableSchema backed_up_table() {
 
 // Every decoder, and for the single-item writes and GetItem the expression
 // step that follows decoding on the I/O thread.
-constexpr std::array<Decoder, 34> kDecoders{{
+constexpr std::array<Decoder, 37> kDecoders{{
     [](json::object b) { parse_put_or_delete_expressions(decode_put_item(b).write); },
     [](json::object b) { parse_put_or_delete_expressions(decode_delete_item(b).write, true); },
     [](json::object b) { parse_update_expressions(decode_update_item(b)); },
@@ -87,6 +88,10 @@ constexpr std::array<Decoder, 34> kDecoders{{
     [](json::object b) { decode_update_contributor_insights(b); },
     [](json::object b) { decode_describe_contributor_insights(b); },
     [](json::object b) { decode_list_contributor_insights(b); },
+    // A policy document meets its checks, canonical form and lockout check.
+    [](json::object b) { denies_policy_updates(canonical_policy(decode_put_resource_policy(b).policy)); },
+    [](json::object b) { parse_policy_resource(decode_get_resource_policy(b).resource_arn); },
+    [](json::object b) { decode_delete_resource_policy(b); },
 }};
 
 }  // namespace

@@ -43,6 +43,16 @@ ddb describe-contributor-insights --table-name Music --query 'length(Contributor
   grep -qx 4 || fail "describe-contributor-insights rules"
 ddb list-contributor-insights --query 'ContributorInsightsSummaries[?TableName==`Music`].ContributorInsightsStatus' \
   --output text | grep -qx ENABLED || fail "list-contributor-insights"
+# A resource-based policy, read back in the service's canonical form.
+table_arn=$(ddb describe-table --table-name Music --query Table.TableArn --output text)
+account=$(echo "$table_arn" | cut -d: -f5)
+policy='{"Version":"2012-10-17","Statement":[{"Sid":"Read","Effect":"Allow","Principal":{"AWS":"'$account'"},'
+policy+='"Action":["dynamodb:GetItem"],"Resource":"'$table_arn'"}]}'
+revision=$(ddb put-resource-policy --resource-arn "$table_arn" --policy "$policy" --query RevisionId --output text)
+ddb get-resource-policy --resource-arn "$table_arn" --query Policy --output text |
+  grep -qF '"Principal":{"AWS":"arn:aws:iam::'$account':root"},"Action":"dynamodb:GetItem"' || fail "get-resource-policy"
+ddb get-resource-policy --resource-arn "$table_arn" --query RevisionId --output text | grep -qx "$revision" ||
+  fail "get-resource-policy revision"
 ddb delete-table --table-name Music --query 'TableDescription.TableStatus' --output text | grep -qx DELETING ||
   fail "delete-table status"
 ddb wait table-not-exists --table-name Music
