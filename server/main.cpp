@@ -102,7 +102,7 @@ int run(const dynamod::Config& config) {
   // The other contexts keep running while they have no connection; the first
   // stops them once it has nothing left to do (after stop(), its acceptor is
   // closed and its connections are done).
-  std::vector<std::optional<asio::executor_work_guard<asio::io_context::executor_type>>> guards;
+  std::vector<asio::executor_work_guard<asio::io_context::executor_type>> guards;
   std::vector<std::thread> threads;
   for (unsigned i = 1; i < config.threads; ++i) {
     guards.emplace_back(asio::make_work_guard(*contexts[i]));
