@@ -72,13 +72,15 @@ bool write_principal(JsonWriter& out, element principal, std::string_view field)
   if (principal.type() != element_type::OBJECT) invalid_document("Invalid " + std::string(field));
   bool everyone = false;
   out.begin_object();
-  for (auto [kind, ids] : object(principal)) {
+  for (simdjson::dom::key_value_pair member : object(principal)) {
+    // (Named, not a structured binding: the lambda captures it, which clang 15 refuses.)
+    const std::string_view kind = member.key;
     out.key(kind);
     auto rewrite = [&](std::string id) {
       if (id == "*") everyone = true;
       return kind == "AWS" && is_account_id(id) ? "arn:aws:iam::" + id + ":root" : id;
     };
-    write_string_or_list(out, ids, field, rewrite, true);
+    write_string_or_list(out, member.value, field, rewrite, true);
   }
   out.end_object();
   return everyone;
