@@ -61,23 +61,54 @@ bool is_account_id(std::string_view text) {
   return text.size() == 12 && text.find_first_not_of("0123456789") == std::string_view::npos;
 }
 
-// Writes a Principal (or NotPrincipal); returns whether it names everyone.
-bool write_principal(JsonWriter& out, element principal, std::string_view field) {
+// IAM's action wildcards, case-insensitively: * any run, ? one character.
+bool action_matches(std::string_view pattern, std::string_view action) {
+  auto same = [](char x, char y) {
+    return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+  };
+  std::size_t p = 0, a = 0, star = std::string_view::npos, mark = 0;
+  while (a < action.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || same(pattern[p], action[a]))) {
+      ++p;
+      ++a;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      mark = a;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      a = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+// Whom a principal names: everyone of any kind, and everyone as an AWS principal.
+struct Everyone {
+  bool any = false;
+  bool aws = false;
+};
+
+// Writes a Principal (or NotPrincipal).
+Everyone write_principal(JsonWriter& out, element principal, std::string_view field) {
   if (principal.type() == element_type::STRING) {
     // Only "*" may stand alone; an account id must be inside {"AWS": ...}.
     if (std::string_view(principal) != "*") invalid_document("Invalid principal in policy document");
     out.string("*");
-    return true;
+    return {true, true};
   }
   if (principal.type() != element_type::OBJECT) invalid_document("Invalid " + std::string(field));
-  bool everyone = false;
+  Everyone everyone;
   out.begin_object();
   for (simdjson::dom::key_value_pair member : object(principal)) {
     // (Named, not a structured binding: the lambda captures it, which clang 15 refuses.)
     const std::string_view kind = member.key;
     out.key(kind);
     auto rewrite = [&](std::string id) {
-      if (id == "*") everyone = true;
+      if (id == "*") everyone.any = true;
+      if (id == "*" && kind == "AWS") everyone.aws = true;
       return kind == "AWS" && is_account_id(id) ? "arn:aws:iam::" + id + ":root" : id;
     };
     write_string_or_list(out, member.value, field, rewrite, true);
@@ -91,8 +122,9 @@ using Member = std::optional<element>;
 bool is_string(const Member& m) { return m && m->is_string(); }
 bool is_list_or_string(const Member& m) { return m && (m->is_string() || m->is_array()); }
 
-// One statement, members in the canonical order.
-void write_statement(JsonWriter& out, object statement, std::set<std::string>& sids) {
+// One statement, members in the canonical order. Sets `locks_out` when it
+// denies everyone, unconditionally, dynamodb:PutResourcePolicy.
+void write_statement(JsonWriter& out, object statement, std::set<std::string>& sids, bool& locks_out) {
   Member sid, effect, principal, not_principal, action, not_action, resource, not_resource, condition;
   for (auto [key, value] : statement) {
     if (key == "Sid") sid = value;
@@ -119,7 +151,7 @@ void write_statement(JsonWriter& out, object statement, std::set<std::string>& s
   const bool allow = effect_text == "allow";
   out.key("Effect");
   out.string(allow ? "Allow" : "Deny");
-  bool everyone = false;
+  Everyone everyone;
   if (principal) {
     out.key("Principal");
     everyone = write_principal(out, *principal, "Principal");
@@ -129,13 +161,19 @@ void write_statement(JsonWriter& out, object statement, std::set<std::string>& s
   } else {
     invalid_document("Missing required field Principal");
   }
+  bool denies_policy_writes = false;
+  auto note_action = [&](std::string text) {
+    if (action_matches(text, "dynamodb:PutResourcePolicy")) denies_policy_writes = !allow;
+    return text;
+  };
   // Action or NotAction, Resource or NotResource: one of each is required.
   for (auto [field, member, negated, negated_member] :
        {std::tuple{"Action", &action, "NotAction", &not_action},
         std::tuple{"Resource", &resource, "NotResource", &not_resource}}) {
     if (is_list_or_string(*member)) {
       out.key(field);
-      write_string_or_list(out, **member, field, same, false);
+      if (member == &action) write_string_or_list(out, **member, field, note_action, false);
+      else write_string_or_list(out, **member, field, same, false);
     } else if (is_list_or_string(*negated_member)) {
       out.key(negated);
       write_string_or_list(out, **negated_member, negated, same, false);
@@ -149,8 +187,9 @@ void write_statement(JsonWriter& out, object statement, std::set<std::string>& s
     out.raw(simdjson::to_string(*condition));
   }
   out.end_object();
+  if (denies_policy_writes && everyone.aws && !conditioned) locks_out = true;
   // A DynamoDB guardrail, not IAM's grammar: an Allow to everyone, unconditioned.
-  if (allow && everyone && !conditioned) {
+  if (allow && everyone.any && !conditioned) {
     throw ApiError::validation(
         "Resource-based policy grants unbounded access in one or more elements. Please revise the policy to ensure "
         "least-privilege form of access");
@@ -159,7 +198,7 @@ void write_statement(JsonWriter& out, object statement, std::set<std::string>& s
 
 }  // namespace
 
-std::string canonical_policy(std::string_view document) {
+CanonicalPolicy canonical_policy(std::string_view document) {
   if (document.size() > kMaxPolicyBytes) {
     throw ApiError::validation(std::string(kInvalid) + "Maximum policy size of " + std::to_string(kMaxPolicyBytes) +
                                " bytes exceeded");
@@ -201,10 +240,11 @@ std::string canonical_policy(std::string_view document) {
   out.key("Statement");
   out.begin_array();
   std::set<std::string> sids;
-  for (object s : statements) write_statement(out, s, sids);
+  bool locks_out = false;
+  for (object s : statements) write_statement(out, s, sids, locks_out);
   out.end_array();
   out.end_object();
-  return out.take();
+  return {out.take(), locks_out};
 }
 
 std::string policy_as_answered(const std::string& canonical) {
@@ -282,56 +322,6 @@ std::optional<PolicyResource> parse_policy_resource(std::string_view arn) {
     if (r.stream_label.empty() || r.stream_label.find('/') != std::string::npos) return std::nullopt;
   }
   return r;
-}
-
-bool denies_policy_updates(const std::string& canonical) {
-  simdjson::dom::parser parser;
-  element root = parser.parse(simdjson::padded_string(canonical));
-  auto matches = [](std::string_view pattern, std::string_view action) {
-    // IAM's wildcards, case-insensitively: * any run, ? one character.
-    std::size_t p = 0, a = 0, star = std::string_view::npos, mark = 0;
-    auto same = [](char x, char y) { return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y)); };
-    while (a < action.size()) {
-      if (p < pattern.size() && (pattern[p] == '?' || same(pattern[p], action[a]))) {
-        ++p;
-        ++a;
-      } else if (p < pattern.size() && pattern[p] == '*') {
-        star = p++;
-        mark = a;
-      } else if (star != std::string_view::npos) {
-        p = star + 1;
-        a = ++mark;
-      } else {
-        return false;
-      }
-    }
-    while (p < pattern.size() && pattern[p] == '*') ++p;
-    return p == pattern.size();
-  };
-  for (element statement : simdjson::dom::array(root["Statement"])) {
-    object s = statement;
-    if (std::string_view(s["Effect"]) != "Deny" || s["Condition"].error() == simdjson::SUCCESS) continue;
-    element principal;
-    if (s["Principal"].get(principal) != simdjson::SUCCESS) continue;
-    bool everyone = principal.is_string();
-    if (principal.is_object()) {
-      element aws;
-      if (object(principal)["AWS"].get(aws) == simdjson::SUCCESS) {
-        if (aws.is_string()) everyone = std::string_view(aws) == "*";
-        else for (element id : simdjson::dom::array(aws)) everyone = everyone || std::string_view(id) == "*";
-      }
-    }
-    element actions;
-    if (!everyone || s["Action"].get(actions) != simdjson::SUCCESS) continue;
-    if (actions.is_string()) {
-      if (matches(std::string_view(actions), "dynamodb:PutResourcePolicy")) return true;
-      continue;
-    }
-    for (element action : simdjson::dom::array(actions)) {
-      if (matches(std::string_view(action), "dynamodb:PutResourcePolicy")) return true;
-    }
-  }
-  return false;
 }
 
 }  // namespace dynamod

@@ -33,18 +33,20 @@ inline constexpr std::size_t kMaxPolicyBytes = 20480;
 // one that is no JSON object, or too large; a statement without Effect,
 // Principal, Action or Resource (or their Not forms); repeated Sids; an Allow
 // to everyone without a Condition. (IAM's checks that principals exist and
-// that actions fit the resource are not made.)
-std::string canonical_policy(std::string_view document);
+// that actions fit the resource are not made.) It also tells whether the
+// document denies everyone, unconditionally, dynamodb:PutResourcePolicy: the
+// policy would lock its writer out, so the service wants
+// ConfirmRemoveSelfResourceAccess. (The service also simulates the caller
+// against conditions and named principals; dynamod cannot.)
+struct CanonicalPolicy {
+  std::string document;
+  bool denies_policy_updates = false;
+};
+CanonicalPolicy canonical_policy(std::string_view document);
 
 // The document as GetResourcePolicy answers it: the canonical form with the
 // default Version when it has none.
 std::string policy_as_answered(const std::string& canonical);
-
-// Whether a (canonical) document denies everyone, unconditionally,
-// dynamodb:PutResourcePolicy: the policy would lock its writer out, so the
-// service wants ConfirmRemoveSelfResourceAccess. (The service also simulates
-// the caller against conditions and named principals; dynamod cannot.)
-bool denies_policy_updates(const std::string& canonical);
 
 struct PutResourcePolicyRequest {
   std::string resource_arn;

@@ -678,7 +678,7 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
   }
   schema.deletion_protection = r.deletion_protection.value_or(false);
   // Its RevisionId is the table's creation time, given with the table's storage id.
-  if (r.resource_policy) schema.resource_policies.push_back({"", canonical_policy(*r.resource_policy), "", 0});
+  if (r.resource_policy) schema.resource_policies.push_back({"", canonical_policy(*r.resource_policy).document, "", 0});
   return schema;
 }
 

@@ -58,8 +58,9 @@ ContributorInsightsChange update_contributor_insights(WriteContext& ctx, const S
                                                       const UpdateContributorInsightsRequest& request) {
   TablePtr table = find_control_table(ctx, scope, request.table_name);
   const TableSchema& schema = table->schema;
-  ContributorInsightsEntry entry = entry_of(schema, request.index_name);
-  if (request.index_name && global_index(schema, *request.index_name).status != IndexStatus::Active) {
+  const IndexSchema* index = request.index_name ? &global_index(schema, *request.index_name) : nullptr;
+  ContributorInsightsEntry entry = entry_of(schema, index);
+  if (index && index->status != IndexStatus::Active) {
     throw ApiError::validation(
         "Table or Index is not in a valid state to update Key Access Insights: IndexStatus must be ACTIVE to enable "
         "ContributorInsights.");
@@ -74,13 +75,10 @@ ContributorInsightsChange update_contributor_insights(WriteContext& ctx, const S
       entry.setting, request, entry.has_sort_key, ctx.store().contributor_insights_rule_limit() - in_use, now);
   if (update.setting != entry.setting) {
     TableSchema next = schema;
-    if (request.index_name) {
-      for (auto& index : next.global_indexes) {
-        if (index.name == *request.index_name) index.contributor_insights = update.setting;
-      }
-    } else {
-      next.contributor_insights = update.setting;
-    }
+    auto& setting = index ? next.global_indexes[static_cast<std::size_t>(index - schema.global_indexes.data())]
+                                .contributor_insights
+                          : next.contributor_insights;
+    setting = update.setting;
     replace_schema(ctx, *table, std::move(next));
   }
   entry.setting = update.setting;

@@ -90,11 +90,12 @@ std::string put_resource_policy(WriteContext& ctx, const Scope& scope, const Put
   auto [table, stream] = resource_of([&](const QualifiedName& n) { return ctx.find_table(n.ns, n.name); }, scope,
                                      request.resource_arn);
   const std::string& name = table->schema.name;
-  std::string document = canonical_policy(request.policy);
+  CanonicalPolicy policy = canonical_policy(request.policy);
+  std::string& document = policy.document;
   const ResourcePolicy* entry = entry_of(table->schema, stream);
   check_expected_revision(request.expected_revision_id, entry, name);
   if (in_force(entry) && entry->document == document) return entry->revision_id;  // the same policy: no change
-  if (!request.confirm_remove_self_resource_access && denies_policy_updates(document)) {
+  if (!request.confirm_remove_self_resource_access && policy.denies_policy_updates) {
     throw ApiError(ErrorCode::AccessDeniedException,
                    "The new resource policy will not allow you to update the resource policy in the future.");
   }

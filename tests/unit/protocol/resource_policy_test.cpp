@@ -27,7 +27,7 @@ TEST_CASE("the canonical form: members in order, lists of one as strings, accoun
                   "Action": ["dynamodb:GetItem"], "Effect": "allow",
                   "Principal": {"AWS": ["111122223333", "arn:aws:iam::111122223333:root"]}, "Sid": "s1"},
     "Version": "2012-10-17"})";
-  CHECK(canonical_policy(scrambled) ==
+  CHECK(canonical_policy(scrambled).document ==
         R"({"Version":"2012-10-17","Statement":[{"Sid":"s1","Effect":"Allow","Principal":{"AWS":)"
         R"("arn:aws:iam::111122223333:root"},"Action":"dynamodb:GetItem","Resource":)"
         R"("arn:aws:dynamodb:us-east-1:111122223333:table/t","Condition":{"Bool":{"aws:SecureTransport":"true"}}}]})");
@@ -35,18 +35,18 @@ TEST_CASE("the canonical form: members in order, lists of one as strings, accoun
   const std::string two = R"({"Version":"2008-10-17","Statement":[{"Effect":"Deny","Principal":{"AWS":)"
                           R"("arn:aws:iam::111122223333:root"},"NotAction":["dynamodb:Query","dynamodb:Scan",)"
                           R"("dynamodb:Query"],"Resource":"*"}]})";
-  CHECK(canonical_policy(two) == two);
+  CHECK(canonical_policy(two).document == two);
 }
 
 TEST_CASE("a missing Version is kept missing, and answered as 2008-10-17") {
   const std::string doc = canonical_policy(
-      R"({"Statement":[{"Effect":"Deny","Principal":"*","Action":"dynamodb:DeleteTable","Resource":"*"}]})");
+      R"({"Statement":[{"Effect":"Deny","Principal":"*","Action":"dynamodb:DeleteTable","Resource":"*"}]})").document;
   CHECK(doc == R"({"Statement":[{"Effect":"Deny","Principal":"*","Action":"dynamodb:DeleteTable","Resource":"*"}]})");
   CHECK(policy_as_answered(doc) ==
         R"({"Version":"2008-10-17","Statement":[{"Effect":"Deny","Principal":"*","Action":"dynamodb:DeleteTable",)"
         R"("Resource":"*"}]})");
   CHECK(policy_as_answered(canonical_policy(R"({"Version":"2012-10-17","Statement":[{"Effect":"Deny",)"
-                                            R"("Principal":"*","Action":"x:y","Resource":"*"}]})"))
+                                            R"("Principal":"*","Action":"x:y","Resource":"*"}]})").document)
             .rfind(R"({"Version":"2012-10-17",)", 0) == 0);
 }
 
@@ -72,8 +72,9 @@ TEST_CASE("documents the service refuses") {
 
 TEST_CASE("a Deny of PutResourcePolicy to everyone locks the writer out") {
   auto denies = [](std::string_view action) {
-    return denies_policy_updates(canonical_policy(std::string(R"({"Statement":[{"Effect":"Deny","Principal":"*",)") +
-                                                  R"("Action":")" + std::string(action) + R"(","Resource":"*"}]})"));
+    return canonical_policy(std::string(R"({"Statement":[{"Effect":"Deny","Principal":"*",)") + R"("Action":")" +
+                            std::string(action) + R"(","Resource":"*"}]})")
+        .denies_policy_updates;
   };
   CHECK(denies("dynamodb:PutResourcePolicy"));
   CHECK(denies("dynamodb:*ResourcePolicy"));
