@@ -1,7 +1,8 @@
 #pragma once
-// Awaiting the writer thread from a coroutine: the job runs in the writer's
-// group transaction and its outcome is posted back to the awaiting
-// coroutine's executor (its connection's io_context, whose one thread resumes it).
+// Awaiting a write from a coroutine: the job runs in a group transaction (on
+// the writer thread, or on this thread when the queue lets requests write
+// there) and its outcome is posted back to the awaiting coroutine's executor
+// (its connection's io_context, whose one thread resumes it).
 //
 // Usage: co_await async_write(queue, write_job([...](WriteContext& ctx) { ... }));
 // write_job boxes the callable first: g++ 12 miscompiles closures passed by
@@ -35,7 +36,7 @@ auto async_write(WriteQueue& queue, std::unique_ptr<Fn> fn)
           });
         };
         auto run = [fn = std::move(fn)](WriteContext& ctx) { return (*fn)(ctx); };
-        queue.submit(std::make_unique<CallableJob<R, decltype(run), decltype(complete)>>(std::move(run),
+        queue.submit_request(std::make_unique<CallableJob<R, decltype(run), decltype(complete)>>(std::move(run),
                                                                                         std::move(complete)));
       },
       asio::use_awaitable);

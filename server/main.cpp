@@ -63,7 +63,10 @@ int run(const dynamod::Config& config) {
   if (!config.prices_file.empty()) prices = load_prices(config.prices_file);
 
   Store store(store_options);
-  WriteQueue writer(store);
+  // In memory there is no fsync for a group to share: requests write on their
+  // own I/O thread when nothing else is writing.
+  WriteQueue writer(store, config.in_memory ? WriteQueue::RequestWrites::on_caller_when_idle
+                                            : WriteQueue::RequestWrites::on_writer_thread);
   resume_index_jobs(store, writer);
   Ledger ledger(store, config.metering);
   Maintenance maintenance(store, writer, ledger,

@@ -2,8 +2,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <iterator>
 
 namespace dynamod {
 
@@ -75,16 +77,42 @@ void WriteContext::publish() {
   for (auto& action : after_commit_) action();
 }
 
-WriteQueue::WriteQueue(Store& store) : store_(store), thread_([this] { loop(); }) {}
+WriteQueue::WriteQueue(Store& store, RequestWrites request_writes)
+    : store_(store), request_writes_(request_writes), thread_([this] { loop(); }) {}
 
 WriteQueue::~WriteQueue() { stop(); }
 
 void WriteQueue::submit(std::unique_ptr<WriteJob> job) {
   {
     std::lock_guard lock(mutex_);
-    pending_.push_back(std::move(job));
+    background_.push_back(std::move(job));
   }
   wake_.notify_one();
+}
+
+void WriteQueue::submit_request(std::unique_ptr<WriteJob> job) {
+  {
+    std::lock_guard lock(mutex_);
+    if (writing_ || request_writes_ == RequestWrites::on_writer_thread) {
+      // Whoever writes now takes it when its group is done; an idle writer thread wakes for it.
+      requests_.push_back(std::move(job));
+      if (!writing_) wake_.notify_one();
+      return;
+    }
+    writing_ = true;
+  }
+  std::vector<std::unique_ptr<WriteJob>> group;
+  group.push_back(std::move(job));
+  for (;;) {
+    write_group(group);
+    std::lock_guard lock(mutex_);
+    if (requests_.empty()) {
+      writing_ = false;
+      if (!background_.empty() || stopping_) wake_.notify_one();
+      return;
+    }
+    group.swap(requests_);
+  }
 }
 
 void WriteQueue::stop() {
@@ -101,14 +129,23 @@ void WriteQueue::loop() {
   for (;;) {
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
-      if (pending_.empty()) return;  // stopping and drained
-      group.swap(pending_);
+      wake_.wait(lock, [&] { return !writing_ && (stopping_ || !requests_.empty() || !background_.empty()); });
+      if (requests_.empty() && background_.empty()) return;  // stopping and drained
+      group.swap(requests_);
+      std::move(background_.begin(), background_.end(), std::back_inserter(group));
+      background_.clear();
+      writing_ = true;
     }
-    run_group(group);
-    for (auto& job : group) job->complete();
-    group.clear();
+    write_group(group);
+    std::lock_guard lock(mutex_);
+    writing_ = false;
   }
+}
+
+void WriteQueue::write_group(std::vector<std::unique_ptr<WriteJob>>& jobs) {
+  run_group(jobs);
+  for (auto& job : jobs) job->complete();
+  jobs.clear();
 }
 
 WriteQueue::Totals WriteQueue::totals() const {

@@ -4,6 +4,7 @@
 #include <simdjson.h>
 
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <thread>
 
@@ -201,6 +202,56 @@ TEST_CASE("engine: concurrent writers are grouped and each keeps its own outcome
   CHECK_THROWS_AS(writer.run_sync([&](WriteContext&) -> int { throw ApiError::validation("expected"); }), ApiError);
   for (auto& f : clients) f.get();
   CHECK(ops::describe_table(store, kScope, "t_items").counters.item_count == 400);
+}
+
+// A request's write as the server submits it, waited for here; the thread
+// that ran it is its outcome.
+std::thread::id write_request(WriteQueue& writer, std::function<void(WriteContext&)> body) {
+  auto fn = [body = std::move(body)](WriteContext& ctx) {
+    body(ctx);
+    return std::this_thread::get_id();
+  };
+  std::promise<Outcome<std::thread::id>> done;
+  auto complete = [&done](Outcome<std::thread::id> outcome) { done.set_value(std::move(outcome)); };
+  writer.submit_request(
+      std::make_unique<CallableJob<std::thread::id, decltype(fn), decltype(complete)>>(std::move(fn), complete));
+  return done.get_future().get().take();
+}
+
+TEST_CASE("engine: requests may write on their own thread when nothing else writes") {
+  Store store(StoreOptions{.in_memory = true});
+  SUBCASE("on the caller when idle: the caller runs the group, queued requests join it, background work does not") {
+    WriteQueue writer(store, WriteQueue::RequestWrites::on_caller_when_idle);
+    create_table(writer, "t_items");
+    CHECK(write_request(writer, [](WriteContext&) {}) == std::this_thread::get_id());
+    // Requests from many threads at once: each writes once, whoever writes at the time.
+    std::vector<std::future<void>> clients;
+    for (int c = 0; c < 8; ++c) {
+      clients.push_back(std::async(std::launch::async, [&, c] {
+        for (int i = 0; i < 50; ++i) {
+          auto request = parse_request<PutItemRequest>(
+              decode_put_item, R"({"TableName": "t_items", "Item": {"pk": {"S": "c)" + std::to_string(c) +
+                                   R"("}, "sk": {"N": ")" + std::to_string(i) + R"("}}})");
+          auto prepared = ops::prepare_put_item(store, kScope, request);
+          write_request(writer, [&](WriteContext& ctx) { ops::apply_put_item(ctx, prepared); });
+        }
+      }));
+    }
+    for (auto& f : clients) f.get();
+    CHECK(ops::describe_table(store, kScope, "t_items").counters.item_count == 400);
+    CHECK(writer.totals().requests == 402);  // the table, the empty request, the puts
+    // Background work stays on the writer thread.
+    CHECK(writer.run_sync([](WriteContext&) { return std::this_thread::get_id(); }) != std::this_thread::get_id());
+  }
+  SUBCASE("on the writer thread: never on the caller") {
+    WriteQueue writer(store);
+    CHECK(write_request(writer, [](WriteContext&) {}) != std::this_thread::get_id());
+  }
+  SUBCASE("a request's ApiError is its own outcome on the caller too") {
+    WriteQueue writer(store, WriteQueue::RequestWrites::on_caller_when_idle);
+    CHECK_THROWS_AS(write_request(writer, [](WriteContext&) { throw ApiError::validation("expected"); }), ApiError);
+    CHECK(write_request(writer, [](WriteContext&) {}) == std::this_thread::get_id());
+  }
 }
 
 TEST_CASE("engine: a table is gone for writes queued behind its deletion") {
