@@ -92,6 +92,11 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
   // one found. (EXISTS refuses a path into the table's key as its own error.)
   std::optional<ApiError> key_path;
   std::optional<ApiError> empty_read_key;
+  // A second statement on one item is refused once every statement has passed
+  // its own checks (a later statement's invalid operand is named first), and
+  // before a path into a key, unless a write's key type cancels the
+  // transaction first (DynamoDB Local).
+  std::optional<ApiError> repeated_item;
   for (std::size_t i = 0; i < parsed.size(); ++i) {
     const partiql::Statement& s = parsed[i];
     const partiql::StatementRequest& r = request.statements[i];
@@ -141,6 +146,7 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
           t.writes.actions.push_back(PreparedTransaction::Action{.kind = action_kind(parsed[rest].kind())});
         }
         key_path.reset();
+        repeated_item.reset();
         break;
       }
       if (!is_key_path_error(e)) throw ApiError::validation(prefix(i) + e.message());
@@ -163,7 +169,12 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
     }
     const ItemLocation& at = prepared->write().location;
     if (!items.insert({at.table->schema.id, at.stored_key}).second) {
-      throw ApiError::validation("Transaction request cannot include multiple operations on one item");
+      if (!repeated_item) {
+        repeated_item = ApiError::validation("Transaction request cannot include multiple operations on one item");
+      }
+      // (Its place among the reasons, should a later key cancel the transaction.)
+      t.writes.actions.push_back(PreparedTransaction::Action{.kind = action_kind(s.kind())});
+      continue;
     }
     PreparedTransaction::Action action;
     action.kind = action_kind(s.kind());
@@ -172,6 +183,7 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
     action.del = std::move(prepared->del);
     t.writes.actions.push_back(std::move(action));
   }
+  if (repeated_item) throw std::move(*repeated_item);
   if (key_path) throw std::move(*key_path);
   if (!t.read_failure) t.read_failure = std::move(empty_read_key);
   return t;

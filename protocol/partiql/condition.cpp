@@ -58,6 +58,53 @@ void refuse_operator(const Node& n) {
   }
 }
 
+// A path or a value where a condition must be, as an argument of `parent`
+// (NOT, AND or OR; empty: the whole WHERE clause).
+[[noreturn]] void not_a_condition(std::string_view parent) {
+  if (parent.empty()) fail("WHERE clause must contain an expression that resolves to a boolean");
+  if (parent == "NOT") fail("The argument to NOT must be a Type or Expression");
+  fail("The arguments to AND/OR must be Expressions");
+}
+
+// A function that is an operand, not a condition (size).
+bool is_operand_function(const Node& n) {
+  if (n.kind != NodeKind::Call) return false;
+  const FunctionInfo* f = find_function(n.text);
+  return f && !f->condition;
+}
+
+// Anything but a path or a value: an expression, whatever its type.
+bool is_expression(const Node& n) {
+  switch (n.kind) {
+    case NodeKind::Path:
+    case NodeKind::String:
+    case NodeKind::Number:
+    case NodeKind::Boolean:
+    case NodeKind::Null:
+    case NodeKind::List:
+    case NodeKind::Struct:
+    case NodeKind::Bag:
+    case NodeKind::Parameter: return false;
+    default: return true;
+  }
+}
+
+// Each node under `id` as the parser completes it (post-order, left to
+// right): an operator DynamoDB does not have, MISSING outside IS, and the
+// arguments of NOT, AND and OR.
+void check_construction(const Statement& s, NodeId id) {
+  const Node& n = s.node(id);
+  // (An operator refuses itself before its operands: the outermost first.)
+  refuse_operator(n);
+  if (n.kind == NodeKind::Missing) misplaced_missing();
+  for (NodeId child : n.children) check_construction(s, child);
+  if (n.kind == NodeKind::Not && !is_expression(s.node(n.children[0]))) not_a_condition("NOT");
+  if ((n.kind == NodeKind::And || n.kind == NodeKind::Or) &&
+      (!is_expression(s.node(n.children[0])) || !is_expression(s.node(n.children[1])))) {
+    not_a_condition("AND");
+  }
+}
+
 std::optional<AttributeType> static_type(const expr::Operand& o) {
   if (const auto* v = o.constant()) return v->type();
   if (const auto* c = o.call(); c && c->kind == expr::FunctionKind::Size) return AttributeType::N;
@@ -88,17 +135,26 @@ class Builder {
 
   expr::Condition out;
 
-  std::uint32_t condition(NodeId id) {
+  // `parent`: the operator the condition is an argument of (AND, OR or NOT),
+  // empty for the whole WHERE clause; it words the error for what is no
+  // condition (DynamoDB Local).
+  std::uint32_t condition(NodeId id, std::string_view parent) {
     const Node& n = s_.node(id);
     switch (n.kind) {
       case NodeKind::And:
       case NodeKind::Or: {
-        const std::uint32_t l = condition(n.children[0]);
-        const std::uint32_t r = condition(n.children[1]);
-        if (n.kind == NodeKind::And) return push({expr::And{l, r}});
-        return push({expr::Or{l, r}});
+        const std::string_view op = n.kind == NodeKind::And ? "AND" : "OR";
+        const auto l = argument(n.children[0], op);
+        const auto r = argument(n.children[1], op);
+        if (!l || !r) operand_function_in(op);
+        if (n.kind == NodeKind::And) return push({expr::And{*l, *r}});
+        return push({expr::Or{*l, *r}});
       }
-      case NodeKind::Not: return push({expr::Not{condition(n.children[0])}});
+      case NodeKind::Not: {
+        const auto c = argument(n.children[0], "NOT");
+        if (!c) operand_function_in("NOT");
+        return push({expr::Not{*c}});
+      }
       case NodeKind::Compare: return compare(n);
       case NodeKind::Between: {
         expr::Between b{operand(n.children[0]), operand(n.children[1]), operand(n.children[2])};
@@ -119,21 +175,46 @@ class Builder {
         return negated(push({std::move(in)}), n.flag);
       }
       case NodeKind::Is: return is(n);
-      case NodeKind::Call: return push({expr::FunctionCondition{call(n, true)}});
+      case NodeKind::Call:
+        if (is_operand_function(n)) not_a_condition("");  // (arguments are taken by argument())
+        return push({expr::FunctionCondition{call(n, true)}});
       case NodeKind::Missing: misplaced_missing();
       default:
         refuse_operator(n);
-        // A path or a value where a condition must be (DynamoDB Local's words).
-        fail("The arguments to AND/OR must be Expressions");
+        not_a_condition(parent);
     }
   }
 
-  // The AND of the terms, in order.
+  // An argument of NOT, AND or OR, built; none for an operand function (size),
+  // which its operator refuses once its other arguments are built.
+  std::optional<std::uint32_t> argument(NodeId id, std::string_view op) {
+    if (is_operand_function(s_.node(id))) return std::nullopt;
+    return condition(id, op);
+  }
+
+  [[noreturn]] static void operand_function_in(std::string_view op) {
+    fail("Incorrect operand type for operator or function; operator or function: " + std::string(op) +
+         ", operand type: N");
+  }
+
+  // The AND of the terms, in order: ((t0 AND t1) AND t2)... (A subset of a
+  // clause's terms was built whole first, for its errors.)
   void all(const std::vector<NodeId>& terms) {
+    if (terms.size() == 1) {
+      out.root = condition(terms.front(), "");
+      return;
+    }
     std::optional<std::uint32_t> root;
-    for (NodeId t : terms) {
-      const std::uint32_t c = condition(t);
-      root = root ? push({expr::And{*root, c}}) : c;
+    bool first_is_operand = false;
+    for (std::size_t i = 0; i < terms.size(); ++i) {
+      const auto c = argument(terms[i], "AND");
+      if (i == 0) {
+        first_is_operand = !c;
+        root = c;
+        continue;
+      }
+      if (!c || first_is_operand) operand_function_in("AND");
+      root = push({expr::And{*root, *c}});
     }
     if (root) out.root = *root;
   }
@@ -185,7 +266,8 @@ class Builder {
                      (is_condition(r) && l.kind == NodeKind::Boolean))) {
       const bool left = is_condition(l);
       const bool expected = (left ? r : l).flag == (n.op == expr::CompareOp::Eq);
-      return negated(condition(n.children[left ? 0 : 1]), !expected);
+      // (A condition: its parent never words an error.)
+      return negated(condition(n.children[left ? 0 : 1], "="), !expected);
     }
     expr::Comparison c{n.op, operand(n.children[0]), operand(n.children[1])};
     const std::string_view op = expr::compare_op_text(n.op);
@@ -215,6 +297,10 @@ class Builder {
 
   expr::FunctionCall call(const Node& n, bool as_condition) {
     const FunctionInfo* f = find_function(n.text);
+    // The update expression's functions are known, and refused as a condition expression refuses them.
+    if (!f && (n.text == "list_append" || n.text == "if_not_exists")) {
+      fail("The function is not allowed in a condition expression; function: " + n.text);
+    }
     if (!f) fail("Unrecognized function: " + n.text + n.pos.suffix());
     const std::string name(f->name);
     if (f->condition != as_condition) {
@@ -290,6 +376,12 @@ void check_is(const Statement& s, const Node& is) {
          ". Supported data types are [MISSING, NULL, BOOLEAN, BLOB, STRING, NUMERIC, STRUCT, TUPLE, LIST]" +
          is.pos.suffix());
   }
+}
+
+void check_condition_shape(const Statement& s, NodeId where) {
+  check_construction(s, where);
+  const Node& n = s.node(where);
+  if (!is_expression(n) || is_operand_function(n)) not_a_condition("");
 }
 
 std::vector<NodeId> and_terms(const Statement& s, std::optional<NodeId> where) {

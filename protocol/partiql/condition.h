@@ -21,6 +21,16 @@ namespace dynamod::partiql {
 // the statement's literals, in its order (check_values_in_order).
 void check_is(const Statement& s, const Node& is);
 
+// What DynamoDB refuses as it builds a WHERE clause's tree, before any other
+// check of the clause, node by node in the tree's post-order: an operator it
+// does not have (arithmetic, signs, ||, LIKE), an argument of NOT, AND or OR
+// that is a path or a value ("The argument to NOT must be a Type or
+// Expression", "The arguments to AND/OR must be Expressions"); then a clause
+// that is one, or an operand function such as size ("WHERE clause must
+// contain an expression that resolves to a boolean"). DynamoDB Local's words
+// and order.
+void check_condition_shape(const Statement& s, NodeId where);
+
 // The top-level AND terms of a WHERE clause (none without one).
 std::vector<NodeId> and_terms(const Statement& s, std::optional<NodeId> where);
 

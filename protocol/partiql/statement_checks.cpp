@@ -148,7 +148,9 @@ void check_where(const Statement& s, const Parameters& parameters) {
         if constexpr (!std::is_same_v<Body, Exists> && !std::is_same_v<Body, Insert>) return body.where;
       },
       s.body);
-  if (where) build_condition(s, and_terms(s, where), parameters);
+  if (!where) return;
+  check_condition_shape(s, *where);
+  build_condition(s, and_terms(s, where), parameters);
 }
 
 }  // namespace dynamod::partiql

@@ -577,6 +577,56 @@ def test_unsupported_operators(dynamodb, t, statement, message):
     expect_error(lambda: run(dynamodb, statement), "ValidationException", message)
 
 
+# What is refused as a WHERE clause is built, node by node as the parser completes it and before
+# any other check of the clause: an operator PartiQL has and DynamoDB does not (the outermost first),
+# MISSING outside IS, an argument of NOT, AND or OR that is a path or a value; then a clause that is
+# one, or size(); then an operand function as an argument of NOT, AND or OR, once its other arguments
+# are built. (DynamoDB Local's texts and order, found by the differential tool, partiql seed 42; the
+# documentation is silent.)
+WHERE_NOT_BOOLEAN = "WHERE clause must contain an expression that resolves to a boolean"
+NOT_ARGUMENT = "The argument to NOT must be a Type or Expression"
+AND_OR_ARGUMENTS = "The arguments to AND/OR must be Expressions"
+
+
+def operand_function_in(op):
+    return "Incorrect operand type for operator or function; operator or function: %s, operand type: N" % op
+
+
+@pytest.mark.parametrize("statement,message", [
+    ("SELECT * FROM H WHERE pk", WHERE_NOT_BOOLEAN),
+    ("SELECT * FROM H WHERE 1", WHERE_NOT_BOOLEAN),
+    ("SELECT * FROM H WHERE (pk.a)", WHERE_NOT_BOOLEAN),
+    ("SELECT * FROM H WHERE size(a)", WHERE_NOT_BOOLEAN),
+    ("DELETE FROM H WHERE pk -- = 'x' AND a IS MISSING", WHERE_NOT_BOOLEAN),
+    ("SELECT * FROM H WHERE NOT pk", NOT_ARGUMENT),
+    ("SELECT * FROM H WHERE y AND NOT x", NOT_ARGUMENT),
+    ("SELECT * FROM H WHERE (a OR b) AND NOT c", AND_OR_ARGUMENTS),
+    ("SELECT * FROM H WHERE a BETWEEN [1] AND 1 AND x", AND_OR_ARGUMENTS),
+    ("SELECT * FROM H WHERE x OR size(a)", AND_OR_ARGUMENTS),
+    ("SELECT * FROM H WHERE NOT size(a)", operand_function_in("NOT")),
+    ("SELECT * FROM H WHERE pk = 'x' AND size(a)", operand_function_in("AND")),
+    ("SELECT * FROM H WHERE size(a) AND pk = 'x'", operand_function_in("AND")),
+    ("SELECT * FROM H WHERE size(a) AND a BETWEEN [1] AND 1",
+     "Incorrect operand type for operator or function; operator or function: BETWEEN, operand type: L"),
+    ("SELECT * FROM H WHERE NOT x AND b = x + 1", NOT_ARGUMENT),
+    ("SELECT * FROM H WHERE b = -x AND NOT y", "Unsupported operator in Condition Expression. Operator: -"),
+    ("SELECT * FROM H WHERE (a = 1 OR b + 1) AND z", "Unsupported operator in Condition Expression. Operator: +"),
+    ("SELECT * FROM H WHERE a = a AND b = x + 1", "Unsupported operator in Condition Expression. Operator: +"),
+    ("SELECT * FROM H WHERE x + (y - 1) = 1", "Unsupported operator in Condition Expression. Operator: +"),
+    ("SELECT * FROM H WHERE x AND a = MISSING", "MISSING must be compared using IS operator"),
+    ("SELECT * FROM H WHERE pk = 'x' AND list_append(a, b)",
+     "The function is not allowed in a condition expression; function: list_append"),
+    ("DELETE FROM H WHERE pk = 'x' AND if_not_exists(a, b) = 1",
+     "The function is not allowed in a condition expression; function: if_not_exists"),
+], ids=["path", "literal", "parenthesized-path", "size", "commented-out", "not-path", "not-first", "and-or-first",
+        "before-operand-types", "shape-before-size", "not-size", "and-size", "size-first", "size-after-between",
+        "not-before-operator", "operator-before-not", "operator-in-or", "operator-before-repeat", "outermost-operator",
+        "missing", "list-append", "if-not-exists"])
+def test_where_clause_shape(dynamodb, t, statement, message):
+    statement = statement.replace(" H ", " %s " % q(t.h), 1)
+    expect_error(lambda: run(dynamodb, statement), "ValidationException", message)
+
+
 # A select list takes paths: any other expression parses and is named at its operator, function
 # name or literal; an alias is named first. In a transaction, as the statement's own error.
 @pytest.mark.parametrize("items,message", [
@@ -1820,7 +1870,12 @@ def test_transaction_duplicate_insert_reason(dynamodb, t):
      ["ValidationError", "None"], "Key attribute should be present in the item: Key sk"),
     (["INSERT INTO R VALUE {'pk': 'K', 'sk': 'x'}", "INSERT INTO \"nothere-at-all\" VALUE {'pk': 'K', 'sk': 1}"],
      ["ValidationError", "None"], KEY_TYPE % "sk"),
-], ids=["update-sort-key", "second-statement", "insert-missing-sort-key", "later-error", "later-missing-table"])
+    # A later key of the wrong type cancels a transaction that also names one item twice.
+    (["UPDATE R SET a = 1 WHERE pk = 'K' AND sk = 1", "UPDATE R SET b = 1 WHERE pk = 'K' AND sk = 1",
+      "UPDATE R SET a = 1 WHERE pk = 'K' AND sk = 'x'"],
+     ["None", "None", "ValidationError"], KEY_TYPE % "sk"),
+], ids=["update-sort-key", "second-statement", "insert-missing-sort-key", "later-error", "later-missing-table",
+        "after-same-item"])
 def test_transaction_key_errors_cancel(dynamodb, t, statements, codes, message):
     k = uid("tke")
     put(dynamodb, t.r, {"pk": S(k), "sk": N("1")})
@@ -2049,6 +2104,19 @@ def test_transaction_client_request_token(dynamodb, t):
      "Validation failed in TransactStatements[0]: EXISTS() must contain a single item read with additional condition"),
     (["UPDATE H SET a = 1 WHERE pk = 'same'", "UPDATE H SET b = 1 WHERE pk = 'same'"],
      "Transaction request cannot include multiple operations on one item"),
+    # Every statement's own errors come before a second statement on one item (DynamoDB Local;
+    # found by the differential tool, partiql seed 41).
+    (["UPDATE H SET a = 1 WHERE pk = 'same'", "EXISTS(SELECT * FROM H WHERE pk = 'same' AND attribute_exists(a))",
+      "EXISTS(SELECT * FROM H WHERE pk = 'other' AND a BETWEEN [1] AND 1)"],
+     "Validation failed in TransactStatements[2]: Incorrect operand type for operator or function; operator or "
+     "function: BETWEEN, operand type: L"),
+    (["UPDATE H SET a = 1 WHERE pk = 'same'", "UPDATE H SET b = 1 WHERE pk = 'same'",
+      "DELETE FROM H WHERE pk = 'other' RETURNING ALL OLD *"],
+     "Validation failed in TransactStatements[2]: RETURNING clause is not supported in ExecuteTransaction."),
+    # ...and a path into a key after it, wherever the path is.
+    (["UPDATE H SET x = pk.y WHERE pk = 'other'", "UPDATE H SET a = 1 WHERE pk = 'same'",
+      "UPDATE H SET b = 1 WHERE pk = 'same'"],
+     "Transaction request cannot include multiple operations on one item"),
     # The checks made once a statement is parsed are part of each statement's validation, in
     # order (DynamoDB Local).
     (["SELECT a FROM H WHERE pk = 'p'", "SELECT a, a FROM H WHERE pk = 'q'"],
@@ -2059,7 +2127,7 @@ def test_transaction_client_request_token(dynamodb, t):
      "Validation failed in TransactStatements[1]: Negative zero decimal is not supported under key root at 1:%d:3"),
 ], ids=["returning", "delete-returning", "expression-before-returning", "index-read", "select-non-key",
         "select-condition", "select-mistyped", "exists-no-condition",
-        "same-item",
+        "same-item", "same-item-after-later-operand", "same-item-after-later-returning", "same-item-before-key-path",
         "duplicate-identifiers", "returning-first", "negative-zero"])
 def test_transaction_validation(dynamodb, t, stmts, message):
     stmts = [s.replace("IDX", q(t.idx)).replace(" H ", " %s " % q(t.h)) for s in stmts]
@@ -2076,6 +2144,25 @@ def test_transaction_same_item_by_number_forms(dynamodb, t):
              {"Statement": "SELECT * FROM %s WHERE pk = ? AND sk = ?" % q(t.r), "Parameters": [S("p"), N("1E3")]}]
     expect_error(lambda: et(dynamodb, stmts), "ValidationException",
                  "Transaction request cannot include multiple operations on one item")
+
+
+# A second statement on one item is refused before any statement is carried out, as
+# TransactWriteItems refuses a second action on one item (test_transact_write.py, same_item_twice):
+# neither a failing condition nor an invalid update path is reached.
+@pytest.mark.parametrize("first", [
+    pytest.param("UPDATE H SET b = 1 WHERE pk = 'K' AND attribute_not_exists(a)", id="failing-condition"),
+    pytest.param("UPDATE H SET a[2] = 1 WHERE pk = 'K'", id="invalid-path",
+                 marks=dev("it applies an update's path to the item (\"The document path provided in the update "
+                           "expression is invalid for update\") before it refuses the same item twice")),
+])
+def test_transaction_same_item_before_evaluation(dynamodb, t, first):
+    k = uid("tsb")
+    put(dynamodb, t.h, {"pk": S(k), "a": S("text")})
+    stmts = [s.replace(" H ", " %s " % q(t.h)).replace("'K'", "'%s'" % k)
+             for s in (first, "UPDATE H SET c = 1 WHERE pk = 'K'")]
+    expect_error(lambda: et(dynamodb, stmts), "ValidationException",
+                 "Transaction request cannot include multiple operations on one item")
+    assert get(dynamodb, t.h, {"pk": S(k)}) == {"pk": S(k), "a": S("text")}
 
 
 # Reads and writes cannot be mixed; 1..100 statements; a missing table.
