@@ -193,6 +193,15 @@ def forgive_local(shape, operation, request, ours, reference, before=(), after=(
         # It evaluates an action (a failing condition, an update's missing operand) before it
         # refuses the same item twice (test_transact_write.py, same_item_twice).
         ours[-1] = reference[-1]
+    if (operation == "transact_write_items" and isinstance(ours, list) and isinstance(reference, list)
+            and ours[-1].get("message") == "Transaction request cannot include multiple operations on one item"
+            and not reference[-1].get("error")
+            and any("e" in value.get("N", "").lower()
+                    for action in request["TransactItems"] for body in action.values()
+                    for name, value in (body.get("Key") or body.get("Item") or {}).items() if name in shape.key)):
+        # It takes a key number written with an exponent for a new item each time, even written
+        # alike (test_transact_write.py, same_item_twice[exponent]).
+        ours = reference
     if (operation == "update_item" and "AttributeUpdates" in request
             and isinstance(ours, list) and isinstance(reference, list)
             and any(rule in str(ours[-1].get("message")) for rule in (

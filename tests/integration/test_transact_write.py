@@ -199,6 +199,8 @@ def test_bad_return_values_on_condition_check_failure(unchecked, tables, value):
     pytest.param("put-check", marks=dev("a Put followed by a ConditionCheck of the same item is executed (the check "
                                         "sees the put item) instead of being refused")),
     pytest.param("numeric", marks=dev("treats N keys 1 and 1.0 as different items for a Put + Delete")),
+    pytest.param("exponent", marks=dev("treats a key number written with an exponent (1E3) as a different item "
+                                       "each time, even written alike")),
     pytest.param("failing-condition-first", marks=dev("cancels the transaction for the first action's failing "
                                                       "condition instead of refusing the same item twice")),
 ])
@@ -212,6 +214,7 @@ def test_same_item_twice(dynamodb, tables, which):
         "check-check": [put(h_, hk("other")), check(h_, hk("d2"), "attribute_not_exists(pk)"),
                         check(h_, hk("d2"), "attribute_not_exists(pk)")],
         "numeric": [put(n, {"pk": N("1")}), delete(n, {"pk": N("1.0")})],
+        "exponent": [delete(n, {"pk": N("1E3")}), put(n, {"pk": N("1E3")})],
         "key-order": [put(r, {"pk": S("d"), "sk": N("1")}), delete(r, {"sk": N("1"), "pk": S("d")})],
         "failing-condition-first": [delete(h_, hk("d"), ConditionExpression="attribute_exists(pk)"),
                                     put(h_, hk("d"))],
