@@ -30,9 +30,15 @@ std::pair<TablePtr, std::string> resource_of(Find find, const Scope& scope, cons
   return {std::move(table), std::move(resource->stream_label)};
 }
 
+// The entry of a resource (the table, or its stream by label) among a schema's policies.
+template <typename Policies>
+auto find_entry(Policies& policies, const std::string& stream_label) {
+  return std::find_if(policies.begin(), policies.end(),
+                      [&](const ResourcePolicy& p) { return p.stream_label == stream_label; });
+}
+
 const ResourcePolicy* entry_of(const TableSchema& schema, const std::string& stream_label) {
-  auto it = std::find_if(schema.resource_policies.begin(), schema.resource_policies.end(),
-                         [&](const ResourcePolicy& p) { return p.stream_label == stream_label; });
+  auto it = find_entry(schema.resource_policies, stream_label);
   return it == schema.resource_policies.end() ? nullptr : &*it;
 }
 
@@ -70,8 +76,7 @@ void check_window(const ResourcePolicy* entry, const std::string& table, std::in
 // Records `next` as the resource's entry and saves the schema.
 void save(WriteContext& ctx, const Table& table, ResourcePolicy next) {
   TableSchema schema = table.schema;
-  auto it = std::find_if(schema.resource_policies.begin(), schema.resource_policies.end(),
-                         [&](const ResourcePolicy& p) { return p.stream_label == next.stream_label; });
+  auto it = find_entry(schema.resource_policies, next.stream_label);
   if (it == schema.resource_policies.end()) schema.resource_policies.push_back(std::move(next));
   else *it = std::move(next);
   replace_schema(ctx, table, std::move(schema));
