@@ -19,6 +19,14 @@ std::string_view scalar_token(simdjson::ondemand::json_type type, value& v) {
 
 [[noreturn]] void malformed() { throw ApiError::serialization(""); }
 
+// How deeply objects and arrays may nest in a request body: the limit of the
+// service's JSON parser (Jackson's StreamReadConstraints, 1,000 levels; DynamoDB
+// Local fails at 1,001 too). A body nested deeper is unreadable to it, a
+// SerializationException with no message. A valid request nests far less (an
+// item's 32 levels are some 65 of JSON), and no walk over a body's tokens, this
+// first one or any after it, goes deeper than this on a thread's stack.
+constexpr int kMaxJsonDepth = 1000;
+
 template <typename T>
 T checked(simdjson::simdjson_result<T> result) {
   T out{};
@@ -57,20 +65,24 @@ bool is_json_number(std::string_view token) {
   return i == n;
 }
 
-void check_value(value& v) {
+// `depth` counts the objects and arrays `v` sits in (the root is 0), checked
+// before descending.
+void check_value(value& v, int depth) {
   using simdjson::ondemand::json_type;
-  switch (checked(v.type())) {
+  const json_type type = checked(v.type());
+  if ((type == json_type::object || type == json_type::array) && depth >= kMaxJsonDepth) malformed();
+  switch (type) {
     case json_type::object:
       for (auto member : checked(v.get_object())) {
         simdjson::ondemand::field field = checked(std::move(member));
         checked(field.unescaped_key());
-        check_value(field.value());
+        check_value(field.value(), depth + 1);
       }
       break;
     case json_type::array:
       for (auto element : checked(v.get_array())) {
         value child = checked(std::move(element));
-        check_value(child);
+        check_value(child, depth + 1);
       }
       break;
     case json_type::string: checked(v.get_string()); break;
@@ -93,7 +105,7 @@ object request_object(simdjson::ondemand::parser& parser, std::string& body, sim
   // follows the root value is left as it was: DynamoDB Local (Jackson) ignores
   // it, and what the service does is not established.
   value root = checked(doc.get_value());
-  check_value(root);
+  check_value(root, 0);
   doc.rewind();
   return checked(doc.get_object());
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "protocol/api_error.h"
+#include "protocol/attribute_json.h"
 #include "protocol/expr/evaluate.h"
 #include "protocol/expr/java_hash.h"
 #include "protocol/expr/number_arithmetic.h"
@@ -24,6 +25,29 @@ namespace {
 [[noreturn]] void mismatch(const UpdateActions& u) {
   if (u.legacy) throw ApiError::validation("Type mismatch for attribute to update");
   wrong_type();
+}
+
+// How many levels `v` spans (a scalar 1, a list of scalars 2), counted no
+// further than `limit`: the values a SET may write come from the request and the
+// stored item, each already within the nesting limit, so this recursion is short.
+int nesting_levels(const AttributeValue& v, int limit) {
+  if (limit <= 1) return 1;
+  int deepest = 0;
+  if (v.type() == AttributeType::L) {
+    for (const auto& e : v.as_list().values) deepest = std::max(deepest, nesting_levels(e, limit - 1));
+  } else if (v.type() == AttributeType::M) {
+    for (const auto& [name, e] : v.as_map()) deepest = std::max(deepest, nesting_levels(e, limit - 1));
+  }
+  return deepest + 1;
+}
+
+// A SET may not leave the item nested deeper than the service stores (32
+// levels, a top-level attribute's value the first); DynamoDB Local's text.
+void check_nesting(const Path& path, const AttributeValue& value) {
+  const int above = static_cast<int>(path.steps.size()) - 1;
+  if (above + nesting_levels(value, kMaxNestingDepth + 1 - above) > kMaxNestingDepth) {
+    throw ApiError::validation("Nesting Levels have exceeded supported limits");
+  }
 }
 
 // The value of a SET operand, computed against the old item.
@@ -329,7 +353,10 @@ Item apply_update(const UpdateActions& u, const Item* old_item) {
   for (const ActionRef& a : check_order(u)) {
     check_parent(item, *a.path);
     switch (a.clause) {
-      case ActionRef::Clause::Set: set_values[a.index] = set_value(u.set[a.index], old); break;
+      case ActionRef::Clause::Set:
+        set_values[a.index] = set_value(u.set[a.index], old);
+        check_nesting(u.set[a.index].path, set_values[a.index]);
+        break;
       case ActionRef::Clause::Remove: break;
       case ActionRef::Clause::Add: check_add_type(u, u.add[a.index], old); break;
       case ActionRef::Clause::Delete: check_delete_type(u, u.del[a.index], old); break;

@@ -5,6 +5,9 @@
 
 #include "protocol/expr/number_arithmetic.h"
 
+#include <initializer_list>
+#include <tuple>
+
 namespace dynamod::expr::test {
 namespace {
 
@@ -214,6 +217,39 @@ TEST_CASE("expr: updated attributes for ReturnValues") {
   Item out = apply_update(u, &start);
   CHECK(to_json(updated_attributes(u, out)) == R"({"a":{"N":"1"},"l":{"L":[{"N":"2"}]},"m":{"M":{"x":{"N":"2"}}}})");
   CHECK(to_json(updated_attributes(u, start)) == R"({"l":{"L":[{"N":"1"}]},"m":{"M":{"x":{"N":"1"}}}})");
+}
+
+}  // namespace dynamod::expr::test
+
+namespace dynamod::expr::test {
+
+// A value of `levels` levels: lists around a number (1 is the number alone).
+AttributeValue nested_lists(int levels) {
+  AttributeValue v = AttributeValue::number(*Number::parse("1").number);
+  for (int i = 1; i < levels; ++i) v = AttributeValue::list(List{{v}});
+  return v;
+}
+
+TEST_CASE("expr: a SET may not nest the item deeper than 32 levels (DynamoDB Local's text)") {
+  const std::string nesting = "Nesting Levels have exceeded supported limits";
+  using Case = std::tuple<const char*, int, bool>;  // path, levels of the value, accepted
+  for (auto [path, levels, ok] : std::initializer_list<Case>{{"a", 32, true}, {"a", 33, false}, {"m.y.z", 30, true},
+                                                             {"m.y.z", 31, false}, {"l[9]", 31, true},
+                                                             {"l[9]", 32, false}, {"a", 40, false}}) {
+    INFO(path << " = " << levels << " levels");
+    Fixture f;
+    f.values[":deep"] = nested_lists(levels);
+    Item start = base();
+    auto u = parse_update(std::string("SET ") + path + " = :deep", f.p);
+    CHECK(error_of([&] { apply_update(u, &start); }) == (ok ? "" : nesting));
+  }
+  // list_append keeps its operands' levels: a list of 32-level elements is 33.
+  Fixture f;
+  f.values[":deep"] = AttributeValue::list(List{{nested_lists(31)}});
+  Item start = base();
+  CHECK(error_of([&] { apply_update(parse_update("SET a = list_append(:deep, :deep)", f.p), &start); }) == "");
+  f.values[":deep"] = AttributeValue::list(List{{nested_lists(32)}});
+  CHECK(error_of([&] { apply_update(parse_update("SET a = list_append(:deep, :l)", f.p), &start); }) == nesting);
 }
 
 }  // namespace dynamod::expr::test

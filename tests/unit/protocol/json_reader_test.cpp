@@ -55,4 +55,22 @@ TEST_CASE("json reader: a malformed value anywhere is a SerializationException")
   }
 }
 
+TEST_CASE("json reader: nesting is bounded at Jackson's 1,000 levels, before any walk goes deeper") {
+  // The body is level 1, so a member's value may nest 999 more levels.
+  auto arrays = [](int n) { return std::string(n, '[') + std::string(n, ']'); };
+  auto objects = [](int n) {
+    std::string s;
+    for (int i = 0; i < n; ++i) s += R"({"a":)";
+    return s + "1" + std::string(n, '}');
+  };
+  CHECK(well_formed(with_member(arrays(999))));
+  CHECK_FALSE(well_formed(with_member(arrays(1000))));
+  CHECK(well_formed(with_member(objects(999))));
+  CHECK_FALSE(well_formed(with_member(objects(1000))));
+  // Far past the limit: refused as quickly, with no stack to spare for it (a walk
+  // of 1,000,000 levels would overflow any thread's stack).
+  CHECK_FALSE(well_formed(with_member(arrays(1'000'000))));
+  CHECK_FALSE(well_formed(with_member(objects(1'000'000))));
+}
+
 }  // namespace dynamod
