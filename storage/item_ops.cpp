@@ -5,6 +5,7 @@
 #include "metering/capacity.h"
 #include "metering/item_size.h"
 #include "protocol/attribute_json.h"
+#include "protocol/attribute_name_limit.h"
 #include "protocol/expr/evaluate.h"
 #include "protocol/expr/expression.h"
 #include "protocol/expr/projection.h"
@@ -169,6 +170,7 @@ PreparedPut prepare_put_item(Store& store, const Scope& scope, PutItemRequest re
   check_read_key_paths(table->schema, put.write.condition);
   put.write.location = locate(table, key_from_item(table->schema.key, item));
   indexes::check_index_keys(table->schema, item);
+  check_attribute_names(item);
   put.size = metering::item_size(item);
   check_item_size(put.size);
   put.record = items::encode(item, static_cast<std::uint32_t>(put.size), put.write.location.key_image,
@@ -209,6 +211,7 @@ PreparedUpdate prepare_update_item(Store& store, const Scope& scope, const Updat
   std::vector<std::string_view> key_names{key.partition.name};
   if (key.sort) key_names.push_back(key.sort->name);
   expr::check_key_updates(update.actions, key_names);
+  check_update_names(update.actions);
   update.write.location = locate(table, key_from_key(key, *request.key));
   return update;
 }
@@ -267,6 +270,7 @@ PlannedWrite plan_update_item(WriteContext& ctx, const PreparedUpdate& update, C
   indexes::check_index_keys(table.schema, item,
                             actions.legacy ? indexes::IndexKeySource::AttributeUpdates
                                            : indexes::IndexKeySource::UpdateExpression);
+  check_attribute_names(item);
   std::uint64_t size = metering::item_size(item);
   if (size > kMaxItemSize) throw ApiError::validation(kUpdateTooLarge);
   result.consumed.table_write_units = metering::write_units(std::max(old.size, size), transactional);

@@ -8,6 +8,7 @@
 #include "metering/capacity.h"
 #include "metering/item_size.h"
 #include "protocol/attribute_json.h"
+#include "protocol/attribute_name_limit.h"
 #include "protocol/expr/expression.h"
 #include "protocol/expr/projection.h"
 #include "protocol/item_expressions.h"
@@ -165,7 +166,8 @@ PreparedTransaction prepare_transact_write(Store& store, const Scope& scope, Tra
       }
     } catch (ApiError& e) {
       if (e.code() != ErrorCode::ValidationException || is_empty_key_error(e) ||
-          e.message() == "Transaction request cannot include multiple operations on one item") {
+          e.message() == "Transaction request cannot include multiple operations on one item" ||
+          e.message() == kAttributeNameTooLarge) {
         throw;
       }
       action.validation_error = std::move(e);

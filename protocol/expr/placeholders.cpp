@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "protocol/api_error.h"
+#include "protocol/attribute_name_limit.h"
 #include "protocol/expr/java_hash.h"
 #include "protocol/expr/lexer.h"
 
@@ -13,7 +14,6 @@ namespace {
 
 // The service limits placeholder keys to 255 bytes.
 constexpr std::size_t kMaxKeyLength = 255;
-constexpr std::size_t kMaxNameLength = 65535;
 
 }  // namespace
 
@@ -52,11 +52,10 @@ void validate_placeholder_maps(const NameMap* names, const ValueMap* values) {
         throw ApiError::validation("ExpressionAttributeNames contains invalid value: Empty attribute name for key " +
                                    key);
       }
-      if (name.size() > kMaxNameLength) {
-        throw ApiError::validation(
-            "ExpressionAttributeNames contains invalid value: Attribute name is too large, must be less than 65536 "
-            "bytes for key " +
-            key);
+      if (name.size() > kMaxAttributeNameBytes) {
+        // The service's text (measured in September 2026, ExtendDB issue 365), not
+        // wrapped in "ExpressionAttributeNames contains invalid value: ... for key #n".
+        throw ApiError::validation(std::string(kAttributeNameTooLarge));
       }
     }
   }
