@@ -38,15 +38,17 @@ void tag_resource(WriteContext& ctx, const Scope& scope, const TagResourceReques
   TablePtr table = tagged_table([&](const QualifiedName& n) { return ctx.find_table(n.ns, n.name); }, scope,
                                 *request.resource_arn, true, "TagResource");
   TableSchema schema = table->schema;
+  // Refused as soon as the count passes the limit, so each search is over 50
+  // tags at most however many the request holds (it runs on the writer thread).
   for (const Tag& tag : *request.tags) {
     auto it = std::find_if(schema.tags.begin(), schema.tags.end(), [&](const Tag& t) { return t.key == tag.key; });
     if (it != schema.tags.end()) {
       it->value = tag.value;
     } else {
       schema.tags.push_back(tag);
+      check_tag_count(schema.tags.size());
     }
   }
-  check_tag_count(schema.tags.size());
   replace_schema(ctx, *table, std::move(schema));
 }
 
