@@ -67,21 +67,24 @@ CredentialStore CredentialStore::load(const std::string& path) {
     ++line_no;
     std::istringstream fields(line);
     std::string key;
-    std::string secret;
+    Credential credential;
     if (!(fields >> key) || key[0] == '#') continue;
-    if (!(fields >> secret)) {
-      throw std::runtime_error(path + ":" + std::to_string(line_no) + ": expected 'ACCESS_KEY_ID SECRET_ACCESS_KEY'");
+    std::string token;
+    std::string extra;
+    if (!(fields >> credential.secret) || ((fields >> token) && (fields >> extra))) {
+      throw std::runtime_error(path + ":" + std::to_string(line_no) +
+                               ": expected 'ACCESS_KEY_ID SECRET_ACCESS_KEY [SESSION_TOKEN]'");
     }
-    store.add(std::move(key), std::move(secret));
+    if (!token.empty()) credential.session_token = std::move(token);
+    store.add(std::move(key), std::move(credential));
   }
   if (store.size() == 0) throw std::runtime_error("credentials file " + path + " lists no keys");
   return store;
 }
 
-std::optional<std::string_view> CredentialStore::find_secret(std::string_view access_key) const {
-  auto it = secrets_.find(std::string(access_key));
-  if (it == secrets_.end()) return std::nullopt;
-  return it->second;
+const Credential* CredentialStore::find(std::string_view access_key) const {
+  auto it = credentials_.find(std::string(access_key));
+  return it == credentials_.end() ? nullptr : &it->second;
 }
 
 // The checks run in the service's order (see tests/integration/test_auth.py).
@@ -168,8 +171,16 @@ std::variant<AuthResult, ApiError> Authenticator::authenticate(const HttpRequest
     while (!scope_errors.empty() && scope_errors.back() == ' ') scope_errors.pop_back();
     return invalid_signature(std::move(scope_errors));
   }
-  std::optional<std::string_view> secret = credentials_->find_secret(scope[0]);
-  if (!secret) {
+  // An unknown key, a token on a key that has none, a missing or another
+  // token on one that has: each is a token the service does not recognise.
+  const Credential* credential = credentials_->find(scope[0]);
+  auto token = request.find("x-amz-security-token");
+  const bool token_matches =
+      credential && (credential->session_token
+                         ? token != request.end() &&
+                               sigv4::constant_time_equal(*credential->session_token, std::string_view(token->value()))
+                         : token == request.end());
+  if (!token_matches) {
     return ApiError(ErrorCode::UnrecognizedClientException, "The security token included in the request is invalid.");
   }
   sigv4::RequestParts parts;
@@ -181,7 +192,7 @@ std::variant<AuthResult, ApiError> Authenticator::authenticate(const HttpRequest
   std::string canonical = sigv4::canonical_request(parts, signed_headers);
   std::string scope_text = std::string(scope[1]) + "/" + std::string(scope[2]) + "/" + std::string(scope[3]) + "/" +
                            std::string(scope[4]);
-  std::string key = sigv4::signing_key(*secret, scope[1], scope[2], scope[3]);
+  std::string key = sigv4::signing_key(credential->secret, scope[1], scope[2], scope[3]);
   std::string expected = sigv4::signature(key, sigv4::string_to_sign(amz_date, scope_text, canonical));
   if (!sigv4::constant_time_equal(expected, *parsed.signature)) {
     return invalid_signature(

@@ -20,16 +20,25 @@ struct AuthResult {
   std::string region;
 };
 
-// access key id -> secret access key, from a file of "KEY SECRET" lines.
+// What a listed access key signs with: its secret and, for temporary
+// credentials, the session token its requests must carry.
+struct Credential {
+  std::string secret;
+  std::optional<std::string> session_token;
+};
+
+// access key id -> credential, from a file of "KEY SECRET [SESSION_TOKEN]" lines.
 class CredentialStore {
  public:
   static CredentialStore load(const std::string& path);
-  std::optional<std::string_view> find_secret(std::string_view access_key) const;
-  std::size_t size() const { return secrets_.size(); }
-  void add(std::string access_key, std::string secret) { secrets_[std::move(access_key)] = std::move(secret); }
+  const Credential* find(std::string_view access_key) const;
+  std::size_t size() const { return credentials_.size(); }
+  void add(std::string access_key, Credential credential) {
+    credentials_[std::move(access_key)] = std::move(credential);
+  }
 
  private:
-  std::unordered_map<std::string, std::string> secrets_;
+  std::unordered_map<std::string, Credential> credentials_;
 };
 
 class Authenticator {

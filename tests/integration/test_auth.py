@@ -143,3 +143,51 @@ def test_shared_db(launch_dynamod):
     east.put_item(TableName=name, Item={"pk": {"S": "x"}})
     assert name in west.list_tables()["TableNames"]
     assert west.get_item(TableName=name, Key={"pk": {"S": "x"}}, ConsistentRead=True)["Item"] == {"pk": {"S": "x"}}
+
+
+# Temporary credentials: a line "KEY SECRET SESSION_TOKEN" makes the token part of the key.
+TEMP_KEY, TEMP_SECRET, TEMP_TOKEN = "ASIATEMPORARYKEY0001", "temporary/secret", "FwoGZXIvYXdzEJr//////////token+/="
+
+
+def session_client(server, key, secret, token):
+    import boto3
+    from botocore.config import Config
+    return boto3.client("dynamodb", endpoint_url=server.endpoint, region_name=h.REGION, aws_access_key_id=key,
+                        aws_secret_access_key=secret, aws_session_token=token,
+                        config=Config(retries={"max_attempts": 0}))
+
+
+@pytest.fixture
+def token_server(launch_dynamod, tmp_path):
+    creds = tmp_path / "credentials"
+    creds.write_text("%s %s\n%s %s %s\n" % (KEY, SECRET, TEMP_KEY, TEMP_SECRET, TEMP_TOKEN))
+    return launch_dynamod(args=["--credentials", str(creds)], in_memory=True)
+
+
+def test_session_token_listed_is_required(token_server):
+    ok = h.raw_request(token_server.endpoint, "ListTables", {}, key=TEMP_KEY, secret=TEMP_SECRET, token=TEMP_TOKEN)
+    assert ok.status == 200, ok
+    assert "TableNames" in session_client(token_server, TEMP_KEY, TEMP_SECRET, TEMP_TOKEN).list_tables()
+    for token in (None, "another-token", TEMP_TOKEN + "x"):
+        r = h.raw_request(token_server.endpoint, "ListTables", {}, key=TEMP_KEY, secret=TEMP_SECRET, token=token)
+        check_error(r, "UnrecognizedClientException", BAD_TOKEN)
+
+
+# A token the file does not list is refused, on a key that has none (the service's STS
+# would not recognise it either); the same key without a token is fine.
+def test_session_token_not_listed_is_refused(token_server):
+    r = h.raw_request(token_server.endpoint, "ListTables", {}, key=KEY, secret=SECRET, token="made-up-token")
+    check_error(r, "UnrecognizedClientException", BAD_TOKEN)
+    c = session_client(token_server, KEY, SECRET, "made-up-token")
+    expect_error(lambda: c.list_tables(), "UnrecognizedClientException", BAD_TOKEN)
+    assert h.raw_request(token_server.endpoint, "ListTables", {}, key=KEY, secret=SECRET).status == 200
+
+
+def test_credentials_file_with_too_many_fields_is_refused(dynamod_bin, tmp_path):
+    import subprocess
+    creds = tmp_path / "credentials"
+    creds.write_text("%s %s token extra\n" % (KEY, SECRET))
+    run = subprocess.run([dynamod_bin, "--in-memory", "--port", "0", "--credentials", str(creds)],
+                         capture_output=True, text=True, timeout=30)
+    assert run.returncode != 0
+    assert "expected 'ACCESS_KEY_ID SECRET_ACCESS_KEY [SESSION_TOKEN]'" in run.stderr, run.stderr
