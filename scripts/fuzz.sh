@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang and runs each for a bounded time
-# (FUZZ_SECONDS, default 60, per target): the expression parser
+# (FUZZ_SECONDS, default 60, per target; `make test` runs 20 s each): the expression parser
 # (tests/fuzz/expression_fuzzer.cpp), every operation's request decoder
 # (tests/fuzz/request_fuzzer.cpp) and PartiQL's parser, checks and translation
 # (tests/fuzz/partiql_fuzzer.cpp). Any crash, hang, leak or sanitizer report
@@ -14,6 +14,7 @@ if ! command -v clang++-14 >/dev/null || [ ! -d /usr/lib/llvm-14/lib/clang/14.0.
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends clang-14 libclang-rt-14-dev >/dev/null
 fi
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1  # as scripts/build.sh: clones share the cache
 compiler=(clang++-14)
 command -v ccache >/dev/null && compiler=(ccache clang++-14)
 flags=(-std=c++20 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -I.)

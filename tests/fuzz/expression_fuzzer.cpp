@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "protocol/api_error.h"
+#include "tests/fuzz/expand.h"
 #include "tests/fuzz/guarded.h"
 #include "protocol/expr/evaluate.h"
 #include "protocol/expr/expression.h"
@@ -81,7 +82,8 @@ const Fixture& fixture() {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const Fixture& fx = fixture();
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  const std::string expanded = fuzz::expand(data, size);  // run markers: deep and long inputs
+  const std::string_view text(expanded);
 
   guarded([&] {
     Placeholders p(&fx.names, &fx.values);

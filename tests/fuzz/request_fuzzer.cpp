@@ -6,6 +6,8 @@
 // valid body for each, and tests/fuzz/request.dict the members' names). Only
 // ApiError and simdjson_error may escape (the server answers both with a 400);
 // anything else (another exception, a crash, a sanitizer report) is a bug.
+// The body after the first byte may hold run markers (tests/fuzz/expand.h) that
+// grow it to deep and wide shapes; request_seeds has some (`deep-*`, `wide-*`).
 //
 // Built and run by scripts/fuzz.sh (`make fuzz`), not by CMake.
 #include <simdjson.h>
@@ -16,6 +18,10 @@
 #include <string>
 
 #include "protocol/api_error.h"
+#include "protocol/attribute_json.h"
+#include "protocol/attribute_name_limit.h"
+#include "protocol/expr/update.h"
+#include "protocol/json_writer.h"
 #include "protocol/backup_requests.h"
 #include "protocol/contributor_insights.h"
 #include "protocol/resource_policy.h"
@@ -30,6 +36,7 @@
 #include "protocol/table_requests.h"
 #include "protocol/transact_requests.h"
 #include "protocol/ttl_requests.h"
+#include "tests/fuzz/expand.h"
 
 namespace {
 
@@ -50,12 +57,43 @@ TableSchema backed_up_table() {
   return t;
 }
 
+// What an UpdateItem meets in the store: nested maps and lists for its paths.
+const Item& stored_item() {
+  static const Item item = [] {
+    Item nested;
+    nested.set("k", AttributeValue::list(List{{AttributeValue::string("x"), AttributeValue::map(Item{})}}));
+    Item i;
+    i.set("pk", AttributeValue::string("p"));
+    i.set("m", AttributeValue::map(nested));
+    i.set("l", AttributeValue::list(List{{AttributeValue::map(nested)}}));
+    return i;
+  }();
+  return item;
+}
+
+// The answer an item's request could lead to: every walk over a decoded item.
+void encode(const Item& item) {
+  JsonWriter out;
+  encode_item(out, item);
+}
+
 // Every decoder, and for the single-item writes and GetItem the expression
-// step that follows decoding on the I/O thread.
+// step that follows decoding on the I/O thread; a PutItem's item and an
+// UpdateItem's result against stored_item() are then encoded as an answer.
 constexpr std::array<Decoder, 37> kDecoders{{
-    [](json::object b) { parse_put_or_delete_expressions(decode_put_item(b).write); },
+    [](json::object b) {
+      PutItemRequest r = decode_put_item(b);
+      parse_put_or_delete_expressions(r.write);
+      if (r.item) {
+        check_attribute_names(*r.item);
+        encode(*r.item);
+      }
+    },
     [](json::object b) { parse_put_or_delete_expressions(decode_delete_item(b).write, true); },
-    [](json::object b) { parse_update_expressions(decode_update_item(b)); },
+    [](json::object b) {
+      ItemExpressions e = parse_update_expressions(decode_update_item(b));
+      if (e.update) encode(expr::apply_update(*e.update, &stored_item()));
+    },
     [](json::object b) { parse_get_projection(decode_get_item(b)); },
     [](json::object b) { decode_batch_get_item(b); },
     [](json::object b) { decode_batch_write_item(b); },
@@ -99,7 +137,7 @@ constexpr std::array<Decoder, 37> kDecoders{{
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const Decoder decode = kDecoders[static_cast<std::uint8_t>(data[0] - 'A') % kDecoders.size()];
-  std::string body(reinterpret_cast<const char*>(data + 1), size - 1);
+  std::string body = fuzz::expand(data + 1, size - 1);
   simdjson::ondemand::parser parser;
   try {
     simdjson::ondemand::document doc;
