@@ -23,6 +23,7 @@ differential:
 	scripts/differential.sh
 
 # Build Release (dynamod and its load generator), then compare with DynamoDB Local: bench/README.md.
+# RECORD=1 make bench appends the run's summary to bench/RESULTS.md.
 bench:
 	scripts/install-deps.sh build
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDYNAMOD_BUILD_BENCH=ON >/dev/null
