@@ -1,5 +1,5 @@
 # The README's commands. Everything installs what is missing first (Debian packages).
-.PHONY: build run test sanitize differential bench fuzz clean
+.PHONY: build run test sanitize differential bench fuzz format format-check clean
 
 # Build dynamod (Release) into build/.
 build:
@@ -33,6 +33,14 @@ bench:
 # Fuzz the expression parser and the request decoders with libFuzzer, FUZZ_SECONDS (default 60) each.
 fuzz:
 	scripts/fuzz.sh
+
+# clang-format the C++ lines this branch changed since it left main (.clang-format; untouched lines stay).
+format:
+	scripts/format.sh
+
+# Fail, showing the diff, when a line this branch changed is not formatted.
+format-check:
+	scripts/format.sh --check
 
 clean:
 	rm -rf build build-* .venv
