@@ -1,5 +1,5 @@
 # The README's commands. Everything installs what is missing first (Debian packages).
-.PHONY: build run test sanitize differential bench fuzz clean
+.PHONY: build run test sanitize differential bench fuzz format format-check clean
 
 # Build dynamod (Release) into build/.
 build:
@@ -23,6 +23,7 @@ differential:
 	scripts/differential.sh
 
 # Build Release (dynamod and its load generator), then compare with DynamoDB Local: bench/README.md.
+# RECORD=1 make bench appends the run's summary to bench/RESULTS.md.
 bench:
 	scripts/install-deps.sh build
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDYNAMOD_BUILD_BENCH=ON >/dev/null
@@ -32,6 +33,14 @@ bench:
 # Fuzz the expression parser and the request decoders with libFuzzer, FUZZ_SECONDS (default 60) each.
 fuzz:
 	scripts/fuzz.sh
+
+# clang-format the C++ lines this branch changed since it left main (.clang-format; untouched lines stay).
+format:
+	scripts/format.sh
+
+# Fail, showing the diff, when a line this branch changed is not formatted.
+format-check:
+	scripts/format.sh --check
 
 clean:
 	rm -rf build build-* .venv

@@ -18,6 +18,7 @@
 #                                                rest of the machine to be idle (0: don't wait)
 #   VERIFY_SIGNATURES=1                          dynamod checks every signature (--credentials), as AWS does
 #   DDB_LOCAL=<shared>/tools/dynamodb-local PORT=18400 RESULTS=build/bench-results/<time>
+#   RECORD=1                                     append the run's summary to bench/RESULTS.md
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -528,5 +529,31 @@ report_targets() {
   fi
 }
 
+# The run's summary at the end of bench/RESULTS.md: when and at what commit, the command that
+# repeats it, the main table and the targets (the rest stays in table.txt).
+record_summary() {
+  local notebook=bench/RESULTS.md commit subject dirty="" fs
+  commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  subject="$(git log -1 --format=%s 2>/dev/null | cut -c1-100)"
+  git diff --quiet HEAD 2>/dev/null || dirty=", with uncommitted changes"
+  fs="$(df -T "${TMPDIR:-/tmp}" | awk 'NR == 2 { print $2 }')"
+  {
+    echo
+    echo "### $(date -u '+%Y-%m-%d %H:%M') UTC, $commit$dirty"
+    echo
+    echo "At \"$subject\"; $(nproc) cores, durable data on $fs; command:"
+    echo "\`DURATION=$DURATION WARMUP=$WARMUP CONNS=$CONNS KEYS=$KEYS MODES=\"$MODES\" WORKLOADS=\"$WORKLOADS\""
+    echo "SERVERS=\"$SERVERS\" SCALE_KEYS=$SCALE_KEYS DYNAMOD_ARGS=\"$DYNAMOD_ARGS\" bench/run.sh\`; everything in"
+    echo "\`${RESULTS#"$PWD"/}/table.txt\`."
+    echo
+    echo '```'
+    # Paragraphs: the header, the main table, ..., "Targets ...".
+    awk 'BEGIN { RS = ""; ORS = "\n\n" } NR <= 2 || /^Targets/' "$RESULTS/table.txt" | sed '$d'
+    echo '```'
+  } >>"$notebook"
+  log "summary appended to $notebook"
+}
+
 { report; report_ceiling; report_scale; report_targets; } | tee "$RESULTS/table.txt"
 echo "(raw results: $RAW)"
+if [ "${RECORD:-0}" = 1 ]; then record_summary; fi

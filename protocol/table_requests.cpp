@@ -2,6 +2,7 @@
 
 #include "protocol/resource_policy.h"
 #include "protocol/settings_requests.h"
+#include "protocol/table_request_fields.h"
 
 #include <algorithm>
 #include <set>
@@ -13,30 +14,9 @@ constexpr std::string_view kInvalid = "One or more parameter values were invalid
 constexpr std::string_view kNamePattern = "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+";
 constexpr std::int64_t kMaxUnits = 1000000000000;
 
-std::optional<std::string> read_optional_string(json::value& v) {
-  if (json::is_null(v)) return std::nullopt;
-  return std::string(json::read_string(v));
-}
-
 std::optional<std::int64_t> read_optional_integer(json::value& v) {
   if (json::is_null(v)) return std::nullopt;
   return json::read_integer(v);
-}
-
-std::optional<bool> read_optional_bool(json::value& v) {
-  if (json::is_null(v)) return std::nullopt;
-  return json::read_bool(v);
-}
-
-template <typename T, typename Decode>
-std::optional<std::vector<T>> read_optional_list(json::value& v, Decode decode) {
-  if (json::is_null(v)) return std::nullopt;
-  std::vector<T> out;
-  for (auto element : json::read_array(v)) {
-    json::value e = element.value();
-    out.push_back(decode(e));
-  }
-  return out;
 }
 
 std::vector<std::string> read_string_list(json::value& v) {
@@ -46,6 +26,18 @@ std::vector<std::string> read_string_list(json::value& v) {
     out.emplace_back(json::read_string(e));
   }
   return out;
+}
+
+}  // namespace
+
+std::optional<std::string> read_optional_string(json::value& v) {
+  if (json::is_null(v)) return std::nullopt;
+  return std::string(json::read_string(v));
+}
+
+std::optional<bool> read_optional_bool(json::value& v) {
+  if (json::is_null(v)) return std::nullopt;
+  return json::read_bool(v);
 }
 
 RawKeyElement decode_key_element(json::value& v) {
@@ -58,8 +50,6 @@ RawKeyElement decode_key_element(json::value& v) {
   }
   return k;
 }
-
-}  // namespace
 
 RawAttributeDefinition decode_raw_attribute_definition(json::value& v) {
   RawAttributeDefinition a;
@@ -127,6 +117,15 @@ std::string render_key_schema(const std::vector<RawKeyElement>& elements) {
   return out + "]";
 }
 
+bool matches_name_pattern(std::string_view name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+           c == '-';
+  });
+}
+
+}  // namespace
+
 std::string render_list(const std::vector<std::string>& values) {
   std::string out = "[";
   for (std::size_t i = 0; i < values.size(); ++i) {
@@ -134,13 +133,6 @@ std::string render_list(const std::vector<std::string>& values) {
     out += values[i];
   }
   return out + "]";
-}
-
-bool matches_name_pattern(std::string_view name) {
-  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
-           c == '-';
-  });
 }
 
 void check_key_schema_constraints(const std::optional<std::vector<RawKeyElement>>& key_schema,
@@ -170,8 +162,6 @@ void check_key_schema_constraints(const std::optional<std::vector<RawKeyElement>
     }
   }
 }
-
-}  // namespace
 
 void check_name(const std::string& name, const std::string& path, ConstraintErrors& errors) {
   if (!matches_name_pattern(name)) errors.add(name, path, kNamePattern);
@@ -306,74 +296,6 @@ Projection check_projection(const RawProjection& raw) {
 
 // ---------------------------------------------------------------- decoding
 
-CreateTableRequest decode_create_table(json::object body) {
-  CreateTableRequest r;
-  for (auto field : body) {
-    std::string_view key = field.unescaped_key().value();
-    json::value value = field.value();
-    if (key == "TableName") {
-      r.table_name = read_optional_string(value);
-    } else if (key == "KeySchema") {
-      r.key_schema = read_optional_list<RawKeyElement>(value, decode_key_element);
-    } else if (key == "AttributeDefinitions") {
-      r.attribute_definitions = read_optional_list<RawAttributeDefinition>(value, decode_raw_attribute_definition);
-    } else if (key == "BillingMode") {
-      r.billing_mode = read_optional_string(value);
-    } else if (key == "ProvisionedThroughput") {
-      r.throughput = decode_raw_throughput(value);
-    } else if (key == "GlobalSecondaryIndexes") {
-      r.global_indexes = decode_raw_indexes(value);
-    } else if (key == "LocalSecondaryIndexes") {
-      r.local_indexes = decode_raw_indexes(value);
-    } else if (key == "StreamSpecification") {
-      r.stream = decode_raw_stream_specification(value);
-    } else if (key == "Tags") {
-      r.tags = read_optional_list<RawTag>(value, decode_raw_tag);
-    } else if (key == "TableClass") {
-      r.table_class = read_optional_string(value);
-    } else if (key == "DeletionProtectionEnabled") {
-      r.deletion_protection = read_optional_bool(value);
-    } else if (key == "ResourcePolicy") {
-      r.resource_policy = read_optional_string(value);
-    }
-  }
-  return r;
-}
-
-namespace {
-
-RawIndexUpdate decode_index_update(json::value& v) {
-  RawIndexUpdate u;
-  for (auto field : json::read_object(v)) {
-    std::string_view key = field.unescaped_key().value();
-    json::value value = field.value();
-    if (json::is_null(value)) continue;
-    if (key == "Create") {
-      ++u.actions;
-      u.create = decode_raw_index(value);
-    } else if (key == "Delete" || key == "Update") {
-      ++u.actions;
-      std::optional<std::string> name;
-      std::optional<RawThroughput> throughput;
-      for (auto member : json::read_object(value)) {
-        std::string_view mkey = member.unescaped_key().value();
-        json::value m = member.value();
-        if (mkey == "IndexName") name = read_optional_string(m);
-        else if (mkey == "ProvisionedThroughput") throughput = decode_raw_throughput(m);
-      }
-      if (key == "Delete") {
-        u.delete_name = name.value_or("");
-      } else {
-        u.update_name = name.value_or("");
-        u.update_throughput = throughput;
-      }
-    }
-  }
-  return u;
-}
-
-}  // namespace
-
 std::optional<RawStreamSpecification> decode_raw_stream_specification(json::value& v) {
   if (json::is_null(v)) return std::nullopt;
   RawStreamSpecification s;
@@ -394,38 +316,6 @@ StreamViewType parse_stream_view_type(const std::string& v) {
   throw ApiError::validation("1 validation error detected: Value '" + v +
                              "' at 'streamSpecification.streamViewType' failed to satisfy constraint: Member must "
                              "satisfy enum value set: [NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, KEYS_ONLY]");
-}
-
-UpdateTableRequest decode_update_table(json::object body) {
-  UpdateTableRequest r;
-  for (auto field : body) {
-    std::string_view key = field.unescaped_key().value();
-    json::value value = field.value();
-    if (key == "TableName") {
-      r.table_name = read_optional_string(value);
-    } else if (key == "BillingMode") {
-      r.billing_mode = read_optional_string(value);
-    } else if (key == "ProvisionedThroughput") {
-      r.throughput = decode_raw_throughput(value);
-    } else if (key == "TableClass") {
-      r.table_class = read_optional_string(value);
-    } else if (key == "DeletionProtectionEnabled") {
-      r.deletion_protection = read_optional_bool(value);
-    } else if (key == "AttributeDefinitions") {
-      r.attribute_definitions = read_optional_list<RawAttributeDefinition>(value, decode_raw_attribute_definition);
-    } else if (key == "GlobalSecondaryIndexUpdates") {
-      r.index_updates = read_optional_list<RawIndexUpdate>(value, decode_index_update);
-    } else if (key == "StreamSpecification") {
-      r.stream = decode_raw_stream_specification(value);
-    } else if (json::is_null(value)) {
-      continue;
-    } else if (key == "SSESpecification" || key == "ReplicaUpdates" || key == "OnDemandThroughput" ||
-               key == "WarmThroughput" || key == "MultiRegionConsistency") {
-      r.has_other_unsupported = true;
-      r.unsupported_parameter = std::string(key);
-    }
-  }
-  return r;
 }
 
 TableNameRequest decode_table_name_request(json::object body) {
@@ -490,284 +380,6 @@ std::optional<TableArn> parse_table_arn(std::string_view text) {
   arn.name = rest.substr(kTable.size());
   if (arn.name.empty() || arn.name.find('/') != std::string_view::npos) return std::nullopt;
   return arn;
-}
-
-TableSchema validate_create_table(const CreateTableRequest& r) {
-  const std::string& name = require_table_name(r.table_name);
-  ConstraintErrors errors;
-  check_table_name_constraints(name, errors, /*allow_arn=*/false);
-  if (r.billing_mode && *r.billing_mode != "PROVISIONED" && *r.billing_mode != "PAY_PER_REQUEST") {
-    errors.add(*r.billing_mode, "billingMode", "Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]");
-  }
-  if (r.throughput) check_throughput_constraints(*r.throughput, "provisionedThroughput", errors);
-  check_key_schema_constraints(r.key_schema, "keySchema", errors);
-  if (!r.attribute_definitions) {
-    errors.add_null("attributeDefinitions", "Member must not be null");
-  } else {
-    for (std::size_t i = 0; i < r.attribute_definitions->size(); ++i) {
-      const RawAttributeDefinition& a = (*r.attribute_definitions)[i];
-      std::string member = "attributeDefinitions." + std::to_string(i + 1) + ".member.";
-      if (!a.attribute_name) errors.add_null(member + "attributeName", "Member must not be null");
-      if (!a.attribute_type) {
-        errors.add_null(member + "attributeType", "Member must not be null");
-      } else if (!parse_scalar_type(*a.attribute_type)) {
-        errors.add(*a.attribute_type, member + "attributeType", "Member must satisfy enum value set: [B, N, S]");
-      }
-    }
-  }
-  check_index_constraints(r.local_indexes, "localSecondaryIndexes", errors);
-  check_index_constraints(r.global_indexes, "globalSecondaryIndexes", errors);
-  std::optional<std::vector<Tag>> tags;
-  if (r.tags) tags = required_tags(*r.tags, "tags", errors);
-  if (r.table_class && *r.table_class != "STANDARD" && *r.table_class != "STANDARD_INFREQUENT_ACCESS") {
-    errors.add(*r.table_class, "tableClass",
-               "Member must satisfy enum value set: [STANDARD, STANDARD_INFREQUENT_ACCESS]");
-  }
-  errors.throw_if_any();
-
-  TableSchema schema;
-  schema.name = name;
-  schema.billing_mode =
-      r.billing_mode && *r.billing_mode == "PAY_PER_REQUEST" ? BillingMode::PayPerRequest : BillingMode::Provisioned;
-  if (schema.billing_mode == BillingMode::PayPerRequest && r.throughput) {
-    throw ApiError::invalid_parameter(
-        "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
-  }
-  if (r.throughput) check_throughput_bounds(*r.throughput);
-  if (schema.billing_mode == BillingMode::Provisioned) {
-    if (!r.throughput) {
-      throw ApiError::invalid_parameter(
-          "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
-    }
-    schema.throughput.read_units = *r.throughput->read_units;
-    schema.throughput.write_units = *r.throughput->write_units;
-  }
-
-  for (const auto& a : *r.attribute_definitions) {
-    if (schema.find_attribute(*a.attribute_name) != nullptr) {
-      throw ApiError::invalid_parameter("Cannot have two attributes with the same name: " + *a.attribute_name);
-    }
-    schema.attribute_definitions.push_back({*a.attribute_name, *parse_scalar_type(*a.attribute_type)});
-  }
-  schema.key = check_key_structure(*r.key_schema, schema.attribute_definitions, *r.attribute_definitions);
-
-  if (r.global_indexes && r.global_indexes->empty()) {
-    throw ApiError::invalid_parameter("List of GlobalSecondaryIndexes is empty");
-  }
-  if (r.local_indexes && r.local_indexes->empty()) {
-    throw ApiError::invalid_parameter("List of LocalSecondaryIndexes is empty");
-  }
-  std::set<std::string> index_names;
-  if (r.local_indexes) {
-    if (!schema.key.sort) {
-      throw ApiError::invalid_parameter(
-          "Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex");
-    }
-    if (r.local_indexes->size() > 5) {
-      throw ApiError::invalid_parameter("Number of LocalSecondaryIndexes exceeds per-table limit of 5");
-    }
-    for (const auto& raw : *r.local_indexes) {
-      IndexSchema index;
-      index.name = *raw.index_name;
-      if (!index_names.insert(index.name).second) {
-        throw ApiError::invalid_parameter("Duplicate index name: " + index.name);
-      }
-      index.key = check_key_structure(*raw.key_schema, schema.attribute_definitions, *r.attribute_definitions);
-      if (index.key.partition.name != schema.key.partition.name) {
-        throw ApiError::invalid_parameter("Index KeySchema does not have the same leading hash key as table KeySchema "
-                                          "for index: " + index.name + ". index hash key: " +
-                                          index.key.partition.name + ", table hash key: " + schema.key.partition.name);
-      }
-      if (!index.key.sort) {
-        throw ApiError::invalid_parameter("Index KeySchema does not have a range key for index: " + index.name);
-      }
-      index.projection = check_projection(*raw.projection);
-      schema.local_indexes.push_back(std::move(index));
-    }
-  }
-  if (r.global_indexes) {
-    if (r.global_indexes->size() > 20) {
-      throw ApiError::invalid_parameter("GlobalSecondaryIndex count exceeds the per-table limit of 20");
-    }
-    for (const auto& raw : *r.global_indexes) {
-      IndexSchema index;
-      index.name = *raw.index_name;
-      if (!index_names.insert(index.name).second) {
-        throw ApiError::invalid_parameter("Duplicate index name: " + index.name);
-      }
-      index.key = check_key_structure(*raw.key_schema, schema.attribute_definitions, *r.attribute_definitions);
-      index.projection = check_projection(*raw.projection);
-      if (schema.billing_mode == BillingMode::PayPerRequest) {
-        if (raw.throughput) {
-          throw ApiError::invalid_parameter("ProvisionedThroughput should not be specified for index: " + index.name +
-                                            " when BillingMode is PAY_PER_REQUEST");
-        }
-      } else {
-        if (!raw.throughput) {
-          throw ApiError::invalid_parameter("ProvisionedThroughput must be specified for index: " + index.name);
-        }
-        check_throughput_bounds(*raw.throughput);
-        Throughput t;
-        t.read_units = *raw.throughput->read_units;
-        t.write_units = *raw.throughput->write_units;
-        index.throughput = t;
-      }
-      schema.global_indexes.push_back(std::move(index));
-    }
-  }
-  std::size_t projected = 0;
-  for (const auto* family : {&schema.local_indexes, &schema.global_indexes}) {
-    for (const auto& index : *family) projected += index.projection.non_key_attributes.size();
-  }
-  if (projected > 100) {
-    throw ApiError::limit_exceeded("The number of projected attributes in all secondary indexes exceeds the limit of "
-                                   "100");
-  }
-
-  // Every definition must be used by a key of the table or of an index.
-  std::set<std::string> used{schema.key.partition.name};
-  if (schema.key.sort) used.insert(schema.key.sort->name);
-  for (const auto* family : {&schema.local_indexes, &schema.global_indexes}) {
-    for (const auto& index : *family) {
-      used.insert(index.key.partition.name);
-      if (index.key.sort) used.insert(index.key.sort->name);
-    }
-  }
-  if (used.size() != schema.attribute_definitions.size()) {
-    if (schema.local_indexes.empty() && schema.global_indexes.empty()) {
-      throw ApiError::invalid_parameter(
-          "Number of attributes in KeySchema does not exactly match number of attributes defined in "
-          "AttributeDefinitions");
-    }
-    std::set<std::string> defined;
-    for (const auto& a : schema.attribute_definitions) defined.insert(a.name);
-    throw ApiError::invalid_parameter("Some AttributeDefinitions are not used. AttributeDefinitions: " +
-                                      render_list({defined.begin(), defined.end()}) +
-                                      ", keys used: " + render_list({used.begin(), used.end()}));
-  }
-
-  if (r.stream) {
-    bool enabled = r.stream->enabled.value_or(false);
-    if (!r.stream->enabled) {
-      throw ApiError::validation(
-          "1 validation error detected: Value null at 'streamSpecification.streamEnabled' failed to satisfy "
-          "constraint: Member must not be null");
-    }
-    if (!enabled && r.stream->view_type) {
-      throw ApiError::invalid_parameter(
-          "Table is being created with a stream disabled, UpdateViewType should not be specified");
-    }
-    if (enabled) {
-      if (!r.stream->view_type) {
-        throw ApiError::invalid_parameter("Table is being created with a stream enabled, UpdateViewType is required");
-      }
-      StreamSpec spec;
-      spec.enabled = true;
-      spec.view_type = parse_stream_view_type(*r.stream->view_type);
-      schema.stream = spec;
-    }
-  }
-  if (tags) {
-    schema.tags = std::move(*tags);
-    check_tags(schema.tags, "tags");
-    check_tag_count(schema.tags.size());
-  }
-  if (r.table_class) {
-    schema.table_class =
-        *r.table_class == "STANDARD" ? TableClass::Standard : TableClass::StandardInfrequentAccess;
-  }
-  schema.deletion_protection = r.deletion_protection.value_or(false);
-  // Its RevisionId is the table's creation time, given with the table's storage id.
-  if (r.resource_policy) schema.resource_policies.push_back({"", canonical_policy(*r.resource_policy).document, "", 0});
-  return schema;
-}
-
-void validate_update_table_request(const UpdateTableRequest& r) {
-  const std::string& name = require_table_name(r.table_name);
-  ConstraintErrors errors;
-  check_table_name_constraints(name, errors);
-  if (r.billing_mode && *r.billing_mode != "PROVISIONED" && *r.billing_mode != "PAY_PER_REQUEST") {
-    errors.add(*r.billing_mode, "billingMode", "Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]");
-  }
-  if (r.throughput) check_throughput_constraints(*r.throughput, "provisionedThroughput", errors);
-  if (r.table_class && *r.table_class != "STANDARD" && *r.table_class != "STANDARD_INFREQUENT_ACCESS") {
-    errors.add(*r.table_class, "tableClass",
-               "Member must satisfy enum value set: [STANDARD, STANDARD_INFREQUENT_ACCESS]");
-  }
-  errors.throw_if_any();
-  if (r.has_other_unsupported) throw ApiError::validation("dynamod does not support " + r.unsupported_parameter);
-  bool index_changes = r.index_updates && !r.index_updates->empty();
-  if (!has_table_changes(r) && !index_changes) {
-    throw ApiError::validation(
-        "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, "
-        "SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, "
-        "DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput, GlobalTableWitnessUpdates or TableClass is "
-        "required");
-  }
-}
-
-bool has_table_changes(const UpdateTableRequest& r) {
-  return r.billing_mode || r.throughput || r.table_class || r.deletion_protection || r.stream;
-}
-
-TableUpdate validate_update_table(const UpdateTableRequest& r, const TableSchema& current) {
-  TableUpdate update;
-  BillingMode mode = current.billing_mode;
-  if (r.billing_mode) {
-    mode = *r.billing_mode == "PAY_PER_REQUEST" ? BillingMode::PayPerRequest : BillingMode::Provisioned;
-    update.billing_mode = mode;
-  }
-  if (mode == BillingMode::PayPerRequest && r.throughput) {
-    throw ApiError::invalid_parameter(
-        "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
-  }
-  if (mode == BillingMode::Provisioned && current.billing_mode == BillingMode::PayPerRequest && !r.throughput) {
-    throw ApiError::invalid_parameter("ProvisionedThroughput must be specified when BillingMode is PROVISIONED");
-  }
-  if (r.throughput) {
-    check_throughput_bounds(*r.throughput);
-    update.throughput = {*r.throughput->read_units, *r.throughput->write_units};
-  }
-  if (r.table_class) {
-    update.table_class =
-        *r.table_class == "STANDARD" ? TableClass::Standard : TableClass::StandardInfrequentAccess;
-  }
-  update.deletion_protection = r.deletion_protection;
-  if (r.stream) {
-    if (!r.stream->enabled) {
-      throw ApiError::validation("1 validation error detected: Value null at 'streamSpecification.streamEnabled' "
-                                 "failed to satisfy constraint: Member must not be null");
-    }
-    // The service changes a stream alone, or with an on-demand switch.
-    if (r.throughput || (r.billing_mode && *r.billing_mode == "PROVISIONED")) {
-      throw ApiError::invalid_parameter("You cannot modify stream status while updating table IOPS");
-    }
-    if (r.index_updates) {
-      for (const RawIndexUpdate& u : *r.index_updates) {
-        if (u.create || u.delete_name) {
-          throw ApiError::invalid_parameter("You cannot create or delete index while changing stream status");
-        }
-      }
-    }
-    StreamSpec spec;
-    spec.enabled = *r.stream->enabled;
-    if (spec.enabled && !r.stream->view_type) {
-      throw ApiError::invalid_parameter("If stream is being enabled then UpdateViewType is required");
-    }
-    if (!spec.enabled && r.stream->view_type) {
-      throw ApiError::invalid_parameter("If stream is being disabled, then UpdateViewType must not be specified");
-    }
-    // The state checks look at the current stream, not the requested view type.
-    const bool currently = current.stream && current.stream->enabled;
-    if (spec.enabled) {
-      if (currently) throw ApiError::validation("Table already has an enabled stream: TableName: " + current.name);
-      spec.view_type = parse_stream_view_type(*r.stream->view_type);
-    } else if (!currently) {
-      throw ApiError::validation("Table has no stream to disable: TableName: " + current.name);
-    }
-    update.stream = spec;
-  }
-  return update;
 }
 
 std::int64_t validate_list_tables_limit(const ListTablesRequest& r) {

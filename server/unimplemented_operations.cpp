@@ -6,7 +6,7 @@
 namespace dynamod {
 namespace {
 
-// Sorted, for binary search. Keep the README's list of missing operations in step.
+// Sorted, for binary search. Keep the list of missing operations at the end of docs/features.md in step.
 constexpr std::array<std::string_view, 19> kUnimplemented{
     "CreateGlobalTable",
     "DescribeExport",
