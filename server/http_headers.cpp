@@ -36,6 +36,16 @@ std::string http_date(std::time_t t) {
   return std::string(out.data(), n > 0 ? static_cast<std::size_t>(n) : 0);
 }
 
+std::string DateHeader::now() {
+  const std::time_t t = std::time(nullptr);
+  std::lock_guard lock(mutex_);
+  if (t != second_) {
+    text_ = http_date(t);
+    second_ = t;
+  }
+  return text_;
+}
+
 bool is_json_protocol(std::string_view content_type) {
   std::string_view media = trim(content_type.substr(0, content_type.find(';')));
   return iequals(media, "application/x-amz-json-1.0") || iequals(media, "application/json");

@@ -3,6 +3,7 @@
 // read, as pure functions (no Beast): what `Service` sets on every answer and checks first.
 
 #include <ctime>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -13,6 +14,18 @@ inline constexpr std::string_view kServerHeader = "Server";
 
 // `t` as an HTTP date (RFC 9110 IMF-fixdate): "Sun, 06 Nov 1994 08:49:37 GMT".
 std::string http_date(std::time_t t);
+
+// The Date of the current second for every answer, formatted once a second: formatting took
+// 0.7 us a call on the shared 2-core machine, a cached copy a few tens of ns.
+class DateHeader {
+ public:
+  std::string now();
+
+ private:
+  std::mutex mutex_;
+  std::time_t second_ = -1;
+  std::string text_;
+};
 
 // Whether a Content-Type names the JSON protocol: application/x-amz-json-1.0 or
 // application/json (the media type; case-insensitive, parameters such as charset ignored).

@@ -4,7 +4,6 @@
 #include <zlib.h>
 
 #include <chrono>
-#include <ctime>
 #include <random>
 
 #include "protocol/json_reader.h"
@@ -12,7 +11,6 @@
 #include "server/async_write.h"
 #include "server/content_encoding.h"
 #include "server/cors.h"
-#include "server/http_headers.h"
 #include "server/operations.h"
 #include "server/reports.h"
 #include "server/unimplemented_operations.h"
@@ -159,7 +157,7 @@ HttpResponse Service::answer(const HttpRequest& request, http::status status, st
                content_type == "application/json" ? "application/json" : "application/x-amz-json-1.0");
   response.set("x-amzn-RequestId", next_request_id());
   response.set(http::field::server, kServerHeader);
-  response.set(http::field::date, http_date(std::time(nullptr)));
+  response.set(http::field::date, date_.now());
   if (body.size() > kCompressionThreshold) {
     ContentCoding coding = negotiate_response_coding(joined_values(request, http::field::accept_encoding));
     if (coding != ContentCoding::Identity) {

@@ -26,3 +26,13 @@ TEST_CASE("is_json_protocol takes the two JSON media types, any case, with param
   CHECK_FALSE(is_json_protocol("application/jsonx"));
   CHECK_FALSE(is_json_protocol("whatever"));
 }
+
+TEST_CASE("DateHeader gives the current second's date") {
+  DateHeader date;
+  const std::time_t before = std::time(nullptr);
+  const std::string first = date.now();
+  const std::string second = date.now();
+  const std::time_t after = std::time(nullptr);
+  CHECK((first == http_date(before) || first == http_date(after)));
+  CHECK((second == first || second == http_date(after)));
+}
