@@ -92,7 +92,10 @@ bool write_member(std::string_view key, json::value& value, WriteParameters& w, 
   } else if (key == "ConditionExpression") {
     w.condition.expression = optional_string(value);
   } else if (key == "Expected") {
-    if (!json::is_null(value)) w.condition.expected = expr::decode_legacy_conditions(value);
+    if (!json::is_null(value)) {
+      w.condition.expected = expr::decode_legacy_conditions(value);
+      expr::check_comparison_operators(*w.condition.expected, "expected", false, errors, kRankItem);
+    }
   } else if (key == "ConditionalOperator") {
     w.condition.conditional_operator = optional_string(value);
   } else if (key == "ExpressionAttributeNames") {

@@ -75,8 +75,18 @@ void check_read_constraints(const ReadParameters& r, ConstraintErrors& errors) {
       errors.add(*r.index_name, "indexName", "Member must have length less than or equal to 255", decode::kRankTableName);
     }
   }
-  if (r.limit && *r.limit < 1) {
-    errors.add(std::to_string(*r.limit), "limit", "Member must have value greater than or equal to 1", decode::kRankLimit);
+}
+
+// Limit below 1. The 2026 rewording of the service's validation reached Query's Limit (no
+// value echoed, the member's API name) but not Scan's (the conformance suite's pinned
+// answers; docs/service-fidelity.md).
+void check_limit(const ReadParameters& r, bool reworded, ConstraintErrors& errors) {
+  if (!r.limit || *r.limit >= 1) return;
+  static constexpr std::string_view kRule = "Member must have value greater than or equal to 1";
+  if (reworded) {
+    errors.add_unechoed("Limit", kRule, decode::kRankLimit);
+  } else {
+    errors.add(std::to_string(*r.limit), "limit", kRule, decode::kRankLimit);
   }
 }
 
@@ -355,14 +365,21 @@ QueryRequest decode_query(json::object body) {
     if (key == "KeyConditionExpression") {
       r.key_condition_expression = decode::optional_string(value);
     } else if (key == "KeyConditions") {
-      if (!json::is_null(value)) r.key_conditions = expr::decode_legacy_conditions(value);
+      if (!json::is_null(value)) {
+        r.key_conditions = expr::decode_legacy_conditions(value);
+        expr::check_comparison_operators(*r.key_conditions, "keyConditions", true, errors, decode::kRankItem);
+      }
     } else if (key == "QueryFilter") {
-      if (!json::is_null(value)) r.read.filter = expr::decode_legacy_conditions(value);
+      if (!json::is_null(value)) {
+        r.read.filter = expr::decode_legacy_conditions(value);
+        expr::check_comparison_operators(*r.read.filter, "queryFilter", true, errors, decode::kRankItem);
+      }
     } else if (key == "ScanIndexForward") {
       r.scan_index_forward = json::is_null(value) || json::read_bool(value);
     }
   }
   check_read_constraints(r.read, errors);
+  check_limit(r.read, true, errors);
   errors.throw_if_any();
   return r;
 }
@@ -375,7 +392,10 @@ ScanRequest decode_scan(json::object body) {
     json::value value = field.value();
     if (read_member(key, value, r.read, errors)) continue;
     if (key == "ScanFilter") {
-      if (!json::is_null(value)) r.read.filter = expr::decode_legacy_conditions(value);
+      if (!json::is_null(value)) {
+        r.read.filter = expr::decode_legacy_conditions(value);
+        expr::check_comparison_operators(*r.read.filter, "scanFilter", true, errors, decode::kRankItem);
+      }
     } else if (key == "Segment") {
       r.segment = optional_integer(value);
     } else if (key == "TotalSegments") {
@@ -383,6 +403,7 @@ ScanRequest decode_scan(json::object body) {
     }
   }
   check_read_constraints(r.read, errors);
+  check_limit(r.read, false, errors);
   if (r.segment && *r.segment < 0) {
     errors.add(std::to_string(*r.segment), "segment", "Member must have value greater than or equal to 0",
                decode::kRankSegment);

@@ -35,6 +35,17 @@ void require(const std::optional<std::string>& v, const char* path, ConstraintEr
   if (!v) errors.add_null(path, "Member must not be null");
 }
 
+ShardFilter decode_shard_filter(json::value& v) {
+  ShardFilter f;
+  for (auto field : json::read_object(v)) {
+    std::string_view key = field.unescaped_key().value();
+    json::value value = field.value();
+    if (key == "Type") f.type = decode::optional_string(value);
+    else if (key == "ShardId") f.shard_id = decode::optional_string(value);
+  }
+  return f;
+}
+
 constexpr std::size_t kArnMin = 37, kArnMax = 1024;
 constexpr std::size_t kShardIdMin = 28, kShardIdMax = 65;
 
@@ -65,13 +76,28 @@ DescribeStreamRequest decode_describe_stream(json::object body) {
     if (key == "StreamArn") r.stream_arn = decode::optional_string(value);
     else if (key == "Limit") r.limit = optional_integer(value);
     else if (key == "ExclusiveStartShardId") r.exclusive_start_shard_id = decode::optional_string(value);
+    else if (key == "ShardFilter" && !json::is_null(value)) r.shard_filter = decode_shard_filter(value);
   }
   ConstraintErrors errors;
   require(r.stream_arn, "streamArn", errors);
   check_length(r.stream_arn, "streamArn", kArnMin, kArnMax, errors);
   check_limit(r.limit, 100, errors);
   check_length(r.exclusive_start_shard_id, "exclusiveStartShardId", kShardIdMin, kShardIdMax, errors);
+  if (r.shard_filter) {
+    const ShardFilter& f = *r.shard_filter;
+    if (f.type && *f.type != "CHILD_SHARDS") {
+      errors.add(*f.type, "shardFilter.type", "Member must satisfy enum value set: [CHILD_SHARDS]");
+    }
+    check_length(f.shard_id, "shardFilter.shardId", kShardIdMin, kShardIdMax, errors);
+  }
   errors.throw_if_any();
+  // Type is optional in the model, but a filter without it is refused after the model's checks,
+  // in these words (DynamoDB Local; the service's are not published).
+  if (r.shard_filter && !r.shard_filter->type) {
+    throw ApiError::validation(
+        "1 validation error detected: Value 'null' at 'shardFilter.type' failed to satisfy constraint: Member must be "
+        "CHILD_SHARDS");
+  }
   return r;
 }
 

@@ -15,10 +15,17 @@ struct ListStreamsRequest {
   std::optional<std::string> exclusive_start_stream_arn;
 };
 
+// DescribeStream's ShardFilter: the children of a shard (Type CHILD_SHARDS, the only type).
+struct ShardFilter {
+  std::optional<std::string> type;
+  std::optional<std::string> shard_id;
+};
+
 struct DescribeStreamRequest {
   std::optional<std::string> stream_arn;
   std::optional<std::int64_t> limit;
   std::optional<std::string> exclusive_start_shard_id;
+  std::optional<ShardFilter> shard_filter;
 };
 
 struct GetShardIteratorRequest {

@@ -54,10 +54,13 @@ std::string random_uuid() {
   return out;
 }
 
-// A repeated header: the last one counts, as the service reads Accept-Encoding.
-std::string_view last_value(const HttpRequest& request, http::field name) {
-  std::string_view value;
-  for (auto [it, end] = request.equal_range(name); it != end; ++it) value = it->value();
+// A header sent several times, as one list (RFC 9110 section 5.3: its lines joined by commas).
+std::string joined_values(const HttpRequest& request, http::field name) {
+  std::string value;
+  for (auto [it, end] = request.equal_range(name); it != end; ++it) {
+    if (!value.empty()) value += ", ";
+    value += it->value();
+  }
   return value;
 }
 
@@ -153,8 +156,10 @@ HttpResponse Service::answer(const HttpRequest& request, http::status status, st
   response.set(http::field::content_type,
                content_type == "application/json" ? "application/json" : "application/x-amz-json-1.0");
   response.set("x-amzn-RequestId", next_request_id());
+  response.set(http::field::server, kServerHeader);
+  response.set(http::field::date, date_.now());
   if (body.size() > kCompressionThreshold) {
-    ContentCoding coding = negotiate_response_coding(last_value(request, http::field::accept_encoding));
+    ContentCoding coding = negotiate_response_coding(joined_values(request, http::field::accept_encoding));
     if (coding != ContentCoding::Identity) {
       body = compress_body(body, coding);
       response.set(http::field::content_encoding, coding_name(coding));
@@ -216,7 +221,10 @@ asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
     co_return response;
   }
   if (request.target().starts_with(kReportPrefix)) co_return co_await report(request);
-  if (request.method() != http::verb::post) {
+  // Not a POST, or a body that is not the JSON protocol's (no Content-Type, text/plain, a form):
+  // the service's 404 for what it cannot route.
+  if (request.method() != http::verb::post ||
+      (!request.body().empty() && !is_json_protocol(request[http::field::content_type]))) {
     HttpResponse response = answer(request, http::status::not_found, "<UnknownOperationException/>\n");
     response.set(http::field::content_type, "text/xml");
     co_return response;

@@ -15,6 +15,7 @@
 #include "server/auth.h"
 #include "server/config.h"
 #include "server/cors.h"
+#include "server/http_headers.h"
 #include "server/http_server.h"
 #include "server/request_metrics.h"
 #include "server/throttler.h"
@@ -61,6 +62,7 @@ class Service {
   CorsPolicy cors_;
   RequestMetrics metrics_;
   ParserPool parsers_;
+  DateHeader date_;
   std::uint64_t id_seed_;
   std::atomic<std::uint64_t> id_counter_{0};
 };

@@ -76,8 +76,11 @@ awaitable<Reply> describe_stream(OperationContext& ctx, json::object body) {
   write_key_schema(out, d.info.key);
   out.key("Shards");
   out.begin_array();
-  // One shard per stream; ExclusiveStartShardId past it lists nothing.
-  if (!request.exclusive_start_shard_id || *request.exclusive_start_shard_id < d.shard_id) {
+  // One shard per stream, which never splits: it has no children, so a ShardFilter (CHILD_SHARDS
+  // of any shard, as DynamoDB Local answers for an unknown one too) lists nothing;
+  // ExclusiveStartShardId past the shard lists nothing either.
+  if (!request.shard_filter &&
+      (!request.exclusive_start_shard_id || *request.exclusive_start_shard_id < d.shard_id)) {
     out.begin_object();
     out.key("ShardId");
     out.string(d.shard_id);

@@ -259,7 +259,7 @@ PlannedWrite plan_update_item(WriteContext& ctx, const PreparedUpdate& update, C
   // update only removes attributes or set members.
   bool only_removes = (!actions.remove.empty() || !actions.del.empty()) && actions.set.empty() && actions.add.empty();
   if (!old.exists() && only_removes) {
-    expr::apply_update(actions, nullptr);  // a path into a missing parent is still refused
+    expr::apply_update(actions, nullptr);  // a DELETE into a missing parent is still refused (a REMOVE is not)
     return planned;
   }
   Item item = expr::apply_update(actions, old.get());

@@ -205,7 +205,10 @@ TableDescription update_table(WriteContext& ctx, const Scope& scope, const Updat
   }
   if (update.throughput) {
     auto [read, write] = *update.throughput;
-    if (current.billing_mode == BillingMode::Provisioned && !update.billing_mode && read == current.throughput.read_units &&
+    // BillingMode PROVISIONED on a PROVISIONED table changes nothing either (nubo-db/dynoxide,
+    // fitted to the service; docs/service-fidelity.md).
+    const bool same_mode = !update.billing_mode || *update.billing_mode == current.billing_mode;
+    if (current.billing_mode == BillingMode::Provisioned && same_mode && read == current.throughput.read_units &&
         write == current.throughput.write_units) {
       throw ApiError::validation(
           "The provisioned throughput for the table will not change. The requested value equals the current value. "

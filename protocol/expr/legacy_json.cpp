@@ -1,5 +1,7 @@
 #include "protocol/expr/legacy_json.h"
 
+#include <algorithm>
+
 #include "protocol/attribute_json.h"
 
 namespace dynamod::expr {
@@ -32,6 +34,27 @@ LegacyConditions decode_legacy_conditions(json::value& v) {
     out.emplace_back(std::move(name), std::move(c));
   }
   return out;
+}
+
+void check_comparison_operators(const LegacyConditions& conditions, std::string_view member, bool required,
+                                ConstraintErrors& errors, int rank) {
+  // The enum in the service's own order (dynalite's tests, recorded from DynamoDB).
+  static constexpr std::string_view kOperators[] = {"IN", "NULL", "BETWEEN", "LT", "NOT_CONTAINS", "EQ", "GT",
+                                                    "NOT_NULL", "NE", "LE", "BEGINS_WITH", "GE", "CONTAINS"};
+  static const std::string kConstraint = [] {
+    std::string c = "Member must satisfy enum value set: [";
+    for (std::string_view op : kOperators) c += std::string(op) + (op == "CONTAINS" ? "]" : ", ");
+    return c;
+  }();
+  for (const auto& [name, c] : conditions) {
+    const std::string path = std::string(member) + "." + name + ".member.comparisonOperator";
+    if (!c.comparison_operator) {
+      if (required) errors.add_null(path, "Member must not be null", rank);
+    } else if (std::find(std::begin(kOperators), std::end(kOperators), *c.comparison_operator) ==
+               std::end(kOperators)) {
+      errors.add(*c.comparison_operator, path, kConstraint, rank);
+    }
+  }
 }
 
 LegacyUpdates decode_legacy_updates(json::value& v) {

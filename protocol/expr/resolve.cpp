@@ -207,6 +207,16 @@ class Resolver {
       if (use == Use::ArithOperand && f->kind == FunctionKind::ListAppend) {
         fail("The function is not allowed to be used this way in an expression; function: " + fname);
       }
+      // list_append is a whole SET operand only: as an argument of list_append or if_not_exists
+      // it parses but is refused, while if_not_exists nests anywhere (the service and DynamoDB
+      // Local; docs/service-fidelity.md).
+      for (std::uint32_t i = 0; i < n.list_size; ++i) {
+        const Node& arg = t_.nodes[unparen(t_.list(n)[i])];
+        const FunctionInfo* inner = arg.kind == Kind::Call ? find_function(t_.token_text(arg.token)) : nullptr;
+        if (inner && inner->kind == FunctionKind::ListAppend) {
+          fail("The function is not allowed to be used this way in an expression; function: list_append");
+        }
+      }
     } else {
       if (is_update_function(f->kind)) fail("The function is not allowed in a condition expression; function: " + fname);
       bool is_operand_function = f->kind == FunctionKind::Size;

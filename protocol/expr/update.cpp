@@ -147,12 +147,14 @@ void store(Item& item, const Path& path, AttributeValue value) {
   }
 }
 
-void erase(Item& item, const Path& path) {
+// `parent_must_exist` false: a missing parent makes it a no-op.
+void erase(Item& item, const Path& path, bool parent_must_exist) {
   if (path.steps.size() == 1) {
     item.erase(path.root());
     return;
   }
-  AttributeValue* parent = parent_of(item, path, true);
+  AttributeValue* parent = parent_of(item, path, parent_must_exist);
+  if (!parent) return;
   const PathStep& last = path.steps.back();
   if (last.is_name()) {
     parent->as_map().erase(last.name());
@@ -251,7 +253,7 @@ void apply_delete(Item& item, const DeleteAction& d) {
     default: wrong_type();
   }
   // Sets cannot be empty: removing every member removes the attribute.
-  if (empty) erase(item, d.path);
+  if (empty) erase(item, d.path, true);
 }
 
 // Orders paths so that, under one parent list, higher indexes come first
@@ -351,6 +353,10 @@ Item apply_update(const UpdateActions& u, const Item* old_item) {
   Item item = old;
   std::vector<AttributeValue> set_values(u.set.size());
   for (const ActionRef& a : check_order(u)) {
+    // REMOVE of a nested path is refused when its parent is missing, except on an item that
+    // does not exist, where the service ignores it (alternator's
+    // test_nested_attribute_remove_from_missing_item, on DynamoDB).
+    if (a.clause == ActionRef::Clause::Remove && !old_item) continue;
     check_parent(item, *a.path);
     switch (a.clause) {
       case ActionRef::Clause::Set:
@@ -374,7 +380,7 @@ Item apply_update(const UpdateActions& u, const Item* old_item) {
     removes.reserve(u.remove.size());
     for (const auto& r : u.remove) removes.push_back(&r);
     std::sort(removes.begin(), removes.end(), remove_order);
-    for (const Path* r : removes) erase(item, *r);
+    for (const Path* r : removes) erase(item, *r, old_item != nullptr);
   }
   return item;
 }

@@ -132,13 +132,14 @@ class RawResponse:
 def raw_request(endpoint, op, body=None, *, headers=None, sign=True, region=REGION,
                 key=DUMMY_KEY, secret=DUMMY_SECRET, token=None,
                 target_prefix="DynamoDB_20120810.", method="POST", path="/",
-                content_type="application/x-amz-json-1.0", sign_time=None):
+                content_type="application/x-amz-json-1.0", sign_time=None, unsigned_lines=()):
     """Send one request and return a RawResponse.
 
     body: dict/list (JSON-encoded), str or bytes (sent as is), or None (empty body).
     op: operation name for X-Amz-Target, or None for no X-Amz-Target header.
     headers: extra headers; a header given as None is removed after signing.
     sign_time: a datetime to sign with (to forge stale X-Amz-Date), default now.
+    unsigned_lines: (name, value) header lines sent after the others, unsigned (a name may repeat).
     """
     if body is None:
         data = b""
@@ -197,7 +198,7 @@ def raw_request(endpoint, op, body=None, *, headers=None, sign=True, region=REGI
     conn = conn_cls(url.hostname, url.port, timeout=60)
     try:
         conn.putrequest(method, path, skip_accept_encoding=True)
-        for k, v in hdrs.items():
+        for k, v in list(hdrs.items()) + list(unsigned_lines):
             conn.putheader(k, v)
         if "content-length" not in {k.lower() for k in hdrs}:
             conn.putheader("Content-Length", str(len(data)))

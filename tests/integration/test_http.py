@@ -1,5 +1,6 @@
 """HTTP details: compressed request bodies (Content-Encoding), compressed responses
-(Accept-Encoding), CORS, and the health check's path.
+(Accept-Encoding), the Server and Date headers, the request's Content-Type, CORS, and the health
+check's path.
 
 Catalogue with sources: /work/notes/errors-partiql-tags-misc.md (part 4). Raw signed requests go
 through the `dynamodb_raw` fixture (dynamo_helpers.raw_request); extra headers are signed.
@@ -162,6 +163,67 @@ def test_accept_encoding_negotiation(dynamodb_raw, tbl, big_item, accept, expect
     assert r.status == 200
     assert r.headers.get("content-encoding") == expected
     assert json.loads(decoded(r))["Item"]["pk"] == {"S": big_item[0]}
+
+
+# Several Accept-Encoding lines are one list (RFC 9110 section 5.3), read as one header would be.
+@pytest.mark.parametrize("lines,expected", [
+    pytest.param([("Accept-Encoding", "gzip;q=0"), ("Accept-Encoding", "deflate")], "deflate",
+                 marks=dev("never compresses")),
+    pytest.param([("Accept-Encoding", "deflate;q=0.2"), ("Accept-Encoding", "gzip")], "gzip",
+                 marks=dev("never compresses")),
+    pytest.param([("Accept-Encoding", "gzip"), ("Accept-Encoding", "gzip;q=0")], "gzip",  # a coding's best q
+                 marks=dev("never compresses")),
+    pytest.param([("Accept-Encoding", "br"), ("Accept-Encoding", "identity")], None),
+])
+def test_accept_encoding_several_headers(dynamodb_raw, tbl, big_item, lines, expected):
+    r = dynamodb_raw("GetItem", {"TableName": tbl, "Key": {"pk": {"S": big_item[0]}}}, unsigned_lines=lines)
+    assert r.status == 200
+    assert r.headers.get("content-encoding") == expected
+    assert json.loads(decoded(r))["Item"]["pk"] == {"S": big_item[0]}
+
+
+# ---------------------------------------------------------------- answer headers, request Content-Type
+
+
+# Every answer names its server and its date, as the service's do ("Server: Server", an
+# IMF-fixdate; seen in boto3's HTTPHeaders of service answers, e.g. getmoto/moto#1627).
+@pytest.mark.parametrize("kind", ["ok", "error", "unknown-path"])
+def test_server_and_date_headers(dynamodb_raw, endpoint, tbl, target, kind):
+    import email.utils
+    import time
+    if kind == "ok":
+        r = dynamodb_raw("DescribeTable", {"TableName": tbl})
+    elif kind == "error":
+        r = dynamodb_raw("DescribeTable", {"TableName": "no_such_table_http"})
+    else:
+        r = h.raw_request(endpoint, None, None, method="GET", path="/x", sign=False, content_type=None)
+    assert "date" in r.headers and r.headers["date"].endswith(" GMT")
+    assert abs(email.utils.parsedate_to_datetime(r.headers["date"]).timestamp() - time.time()) < 120
+    if target != "dynamodb-local":  # Jetty names itself there
+        assert r.headers.get("server") == "Server"
+
+
+# A POST whose body is not the JSON protocol's (no Content-Type, text/plain, a form, another
+# protocol) is not served: the service answers 404 <UnknownOperationException/> as for a path it
+# does not route (dynalite's connection tests, recorded from DynamoDB). An empty body without a
+# Content-Type is read as JSON would be.
+@dev("serves the request")
+@pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded",
+                                          "application/x-amz-json-1.1", "whatever"])
+def test_body_without_json_content_type(dynamodb_raw, tbl, content_type):
+    r = dynamodb_raw("DescribeTable", {"TableName": tbl}, content_type=content_type)
+    assert r.status == 404
+    assert r.body == b"<UnknownOperationException/>\n"
+    assert r.headers["x-amz-crc32"] == "3552371480"
+
+
+# The answer is in the request's type (dynalite's tests).
+@pytest.mark.parametrize("content_type", ["application/x-amz-json-1.0", pytest.param(
+    "application/json", marks=dev("answers application/x-amz-json-1.0"))])
+def test_body_with_json_content_type(dynamodb_raw, tbl, content_type):
+    r = dynamodb_raw("DescribeTable", {"TableName": tbl}, content_type=content_type)
+    assert r.status == 200 and r.json["Table"]["TableName"] == tbl
+    assert r.headers["content-type"] == content_type
 
 
 # ---------------------------------------------------------------- CORS

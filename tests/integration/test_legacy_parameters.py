@@ -561,6 +561,37 @@ def test_scan_filter_validation(unchecked, rtbl, sf, message):
     expect_error(lambda: unchecked.scan(TableName=rtbl, ScanFilter=sf), VE, either_envelope(message))
 
 
+# A ComparisonOperator outside the model's enum (wrongly cased, unknown, empty) or missing where
+# it is required is a constraint violation on its member (dynalite's tests, recorded from the
+# service; docs/service-fidelity.md). Expected may leave it out (Value / Exists).
+ENUM_OPS = "Member must satisfy enum value set: [IN, NULL, BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL, NE, LE, " \
+           "BEGINS_WITH, GE, CONTAINS]"
+KC = {"pk": cond("EQ", S("p"))}
+
+
+@dev("'Comparison type does not exist in DynamoDB'")
+@pytest.mark.parametrize("call,path,value", [
+    pytest.param(lambda c, t: c.query(TableName=t, KeyConditions={"pk": cond("eq", S("p"))}),
+                 "keyConditions.pk", "eq", id="key-conditions-lower-case"),
+    pytest.param(lambda c, t: c.query(TableName=t, KeyConditions={"pk": cond("EQUALS", S("p"))}),
+                 "keyConditions.pk", "EQUALS", id="key-conditions-unknown"),
+    pytest.param(lambda c, t: c.query(TableName=t, KeyConditions=KC, QueryFilter={"a": cond("Eq", N("1"))}),
+                 "queryFilter.a", "Eq", id="query-filter"),
+    pytest.param(lambda c, t: c.query(TableName=t, KeyConditions=KC, QueryFilter={"a": {"AttributeValueList": [N("1")]}}),
+                 "queryFilter.a", None, id="query-filter-missing"),
+    pytest.param(lambda c, t: c.scan(TableName=t, ScanFilter={"a": cond("", N("1"))}), "scanFilter.a", "", id="scan-filter-empty"),
+    pytest.param(lambda c, t: c.scan(TableName=t, ScanFilter={"a": {"AttributeValueList": [N("1")]}}),
+                 "scanFilter.a", None, id="scan-filter-missing"),
+    pytest.param(lambda c, t: c.put_item(TableName=t, Item={"pk": S("p"), "sk": N("99")},
+                                         Expected={"a": cond("ne", N("1"))}), "expected.a", "ne", id="expected"),
+])
+def test_comparison_operator_enum(unchecked, rtbl, call, path, value):
+    shown = "Value null" if value is None else "Value '%s'" % value
+    expect_error(lambda: call(unchecked, rtbl), VE,
+                 "1 validation error detected: %s at '%s.member.comparisonOperator' failed to satisfy constraint: %s"
+                 % (shown, path, "Member must not be null" if value is None else ENUM_OPS))
+
+
 # ---------------------------------------------------------------- no mixing
 
 

@@ -251,6 +251,19 @@ def test_exclusive_start_key_errors(dynamodb, tbl, esk):
                   "The provided starting key is invalid"])
 
 
+# On a table without a sort key, an ExclusiveStartKey that carries one is refused, by Scan and
+# Query alike (the key must be exactly the table's key).
+@dev("'Exclusive Start Key must have same size as table's key schema'")
+@pytest.mark.parametrize("op", ["scan", "query"])
+def test_exclusive_start_key_sort_key_on_hash_table(dynamodb, module_tables, op):
+    name = module_tables("hash", tag="eskh")
+    esk = {"pk": S("p00"), "sk": N("1")}
+    kw = {} if op == "scan" else {"KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": S("p00")}}
+    expect_error(lambda: getattr(dynamodb, op)(TableName=name, ExclusiveStartKey=esk, **kw), VE,
+                 ["The provided starting key is invalid: The provided key element does not match the schema",
+                  "The provided starting key is invalid"])
+
+
 # ExpressionAttributeValues given with no FilterExpression.
 def test_values_without_filter(unchecked, tbl):
     expect_error(lambda: unchecked.scan(TableName=tbl, ProjectionExpression="n",

@@ -79,6 +79,38 @@ def test_create_table_with_stream_description(dynamodb, dynamodbstreams, table):
     assert "LastEvaluatedStreamArn" not in listed
 
 
+# DescribeStream's ShardFilter (CHILD_SHARDS of a shard): an open shard has no children yet (in
+# dynamod no shard ever splits, so none has any), and a shard the stream does not have lists none
+# either (DynamoDB Local). The filter's members are checked by the model (Type's enum, ShardId's
+# length); a filter without Type is refused (DynamoDB Local's words; the service's unpublished).
+def test_shard_filter_child_shards(dynamodb, dynamodbstreams, table):
+    _, arn = sh.create_stream_table(dynamodb, dynamodbstreams, table, "KEYS_ONLY")
+    shards = sh.list_shards(dynamodbstreams, arn)
+    open_shard = next(s["ShardId"] for s in shards if "EndingSequenceNumber" not in s["SequenceNumberRange"])
+    for shard_id in (open_shard, "shardId-00000001700000000000-0000abcd"):
+        sd = dynamodbstreams.describe_stream(StreamArn=arn, ShardFilter={"Type": "CHILD_SHARDS", "ShardId": shard_id})
+        assert sd["StreamDescription"]["Shards"] == [] and sd["StreamDescription"]["StreamArn"] == arn
+        assert "LastEvaluatedShardId" not in sd["StreamDescription"]
+
+
+@pytest.mark.parametrize("shard_filter,message", [
+    pytest.param({"Type": "PARENT_SHARDS"}, "1 validation error detected: Value 'PARENT_SHARDS' at 'shardFilter.type' "
+                 "failed to satisfy constraint: Member must satisfy enum value set: [CHILD_SHARDS]", id="wrong-type",
+                 marks=dev("Value 'null' at 'shardFilter.type' ... Member must be CHILD_SHARDS")),
+    pytest.param({"Type": "CHILD_SHARDS", "ShardId": "shardId-1"}, "1 validation error detected: Value 'shardId-1' at "
+                 "'shardFilter.shardId' failed to satisfy constraint: Member must have length greater than or equal "
+                 "to 28", id="short-shard-id"),
+    pytest.param({"ShardId": "shardId-00000001700000000000-0000abcd"}, "1 validation error detected: Value 'null' at "
+                 "'shardFilter.type' failed to satisfy constraint: Member must be CHILD_SHARDS", id="no-type"),
+    pytest.param({}, "1 validation error detected: Value 'null' at 'shardFilter.type' failed to satisfy constraint: "
+                 "Member must be CHILD_SHARDS", id="empty"),
+])
+def test_shard_filter_validation(dynamodb, dynamodbstreams, unchecked_streams, table, shard_filter, message):
+    _, arn = sh.create_stream_table(dynamodb, dynamodbstreams, table, "KEYS_ONLY")
+    expect_error(lambda: unchecked_streams.describe_stream(StreamArn=arn, ShardFilter=shard_filter),
+                 "ValidationException", message)
+
+
 # The ARN carries the client's region and a 12-digit account; the label is the creation time
 # (UTC, milliseconds).
 @dev("region 'ddblocal' and account 000000000000 in the stream ARN")

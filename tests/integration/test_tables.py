@@ -665,11 +665,15 @@ def test_update_table_answer_updating(dynamodb, table):
     assert desc["TableDescription"]["TableStatus"] == "UPDATING"
 
 
-# Units equal to the current ones are refused with the service's text (cortexproject/cortex#441).
+# Units equal to the current ones are refused with the service's text (cortexproject/cortex#441),
+# also when BillingMode repeats the table's PROVISIONED (nubo-db/dynoxide's update_table, fitted
+# to the service; docs/service-fidelity.md).
 @dev("'The requested throughput value equals the current value'")
-def test_update_table_same_units(dynamodb, table):
+@pytest.mark.parametrize("billing", [{}, {"BillingMode": "PROVISIONED"}], ids=["units", "billing-mode-and-units"])
+def test_update_table_same_units(dynamodb, table, billing):
     name = table("hash", BillingMode="PROVISIONED", ProvisionedThroughput={"ReadCapacityUnits": 3, "WriteCapacityUnits": 4})
-    expect_error(lambda: dynamodb.update_table(TableName=name, ProvisionedThroughput={"ReadCapacityUnits": 3, "WriteCapacityUnits": 4}),
+    expect_error(lambda: dynamodb.update_table(TableName=name, ProvisionedThroughput={"ReadCapacityUnits": 3, "WriteCapacityUnits": 4},
+                                               **billing),
                  "ValidationException",
                  "The provisioned throughput for the table will not change. The requested value equals the current value. "
                  "Current ReadCapacityUnits provisioned for the table: 3. Requested ReadCapacityUnits: 3. Current "

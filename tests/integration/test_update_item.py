@@ -158,6 +158,24 @@ def test_list_append(dynamodb, tbl):
     assert item["l"] == L(N("0"), N("1"), N("2"), N("3")) and item["k"] == L(S("x"))
 
 
+# list_append is a whole SET operand only: given to list_append or if_not_exists it is refused
+# (the service, DynamoDB Local); if_not_exists nests either way.
+@pytest.mark.parametrize("expr", ["SET l = list_append(list_append(:v, :v), :v)",
+                                  "SET l = list_append(:v, list_append(l, :v))",
+                                  "SET l = if_not_exists(l, list_append(:v, :v))"])
+def test_list_append_nested_refused(dynamodb, tbl, expr):
+    expect_error(lambda: update(dynamodb, tbl, "la3", expr, {":v": L(N("1"))}), VE, either_envelope(
+        "Invalid UpdateExpression: The function is not allowed to be used this way in an expression; "
+        "function: list_append"))
+
+
+def test_if_not_exists_nested(dynamodb, tbl):
+    dynamodb.delete_item(TableName=tbl, Key={"pk": S("la4")})
+    update(dynamodb, tbl, "la4", "SET l = if_not_exists(l, if_not_exists(m, :v))", {":v": L(N("1"))})
+    update(dynamodb, tbl, "la4", "SET l = list_append(if_not_exists(l, :e), :v)", {":v": L(N("2")), ":e": L()})
+    assert get(dynamodb, tbl, "la4")["l"] == L(N("1"), N("2"))
+
+
 # list_append on a missing attribute is an error; combined with if_not_exists it is the
 # "append or create" idiom.
 def test_list_append_missing_and_if_not_exists(dynamodb, tbl):
@@ -432,18 +450,32 @@ def test_upsert_remove_only_does_not_create(dynamodb, tbl, expr, values):
     assert get(dynamodb, tbl, "ups3") is None
 
 
-# ...but a nested path under a parent the missing item does not have is refused, as on an item
-# without that attribute.
-@pytest.mark.parametrize("expr,values", [
-    ("REMOVE a.b", None),
-    ("REMOVE a[0]", None),
-    ("DELETE a.b :v", {":v": {"SS": ["x"]}}),
-])
-def test_upsert_remove_only_nested_path(dynamodb, tbl, expr, values):
+# ...and a REMOVE of a nested path is ignored too, although the item has no parent to remove it
+# from (alternator's test_nested_attribute_remove_from_missing_item, passing on DynamoDB); a
+# DELETE of a nested path is refused, as on an item without that attribute.
+@pytest.mark.parametrize("expr", ["REMOVE a.b", "REMOVE a[0]", "REMOVE a.b[2].c, d"])
+@dev("'The document path provided in the update expression is invalid for update'")
+def test_upsert_remove_only_nested_path(dynamodb, tbl, expr):
     dynamodb.delete_item(TableName=tbl, Key={"pk": S("ups4")})
-    expect_error(lambda: update(dynamodb, tbl, "ups4", expr, values), VE,
+    resp = update(dynamodb, tbl, "ups4", expr, ReturnValues="ALL_NEW")
+    assert "Attributes" not in resp
+    assert get(dynamodb, tbl, "ups4") is None
+
+
+def test_upsert_delete_nested_path(dynamodb, tbl):
+    dynamodb.delete_item(TableName=tbl, Key={"pk": S("ups4")})
+    expect_error(lambda: update(dynamodb, tbl, "ups4", "DELETE a.b :v", {":v": {"SS": ["x"]}}), VE,
                  either_envelope("The document path provided in the update expression is invalid for update"))
     assert get(dynamodb, tbl, "ups4") is None
+
+
+# On an existing item without the parent, the same REMOVE is refused and changes nothing.
+@pytest.mark.parametrize("expr", ["REMOVE a.b", "REMOVE a[0]"])
+def test_remove_nested_path_without_parent(dynamodb, tbl, expr):
+    dynamodb.put_item(TableName=tbl, Item={"pk": S("ups6"), "x": N("1")})
+    expect_error(lambda: update(dynamodb, tbl, "ups6", expr), VE,
+                 either_envelope("The document path provided in the update expression is invalid for update"))
+    assert get(dynamodb, tbl, "ups6") == {"pk": S("ups6"), "x": N("1")}
 
 
 # SET of a nested path on a missing item fails (the parent does not exist) and creates nothing.

@@ -127,6 +127,14 @@ TEST_CASE("expr: functions in the wrong place or with the wrong operands") {
   CHECK(f.update_error("SET a = size(b)") == u + "The function is not allowed in an update expression; function: size");
   CHECK(f.update_error("SET a = list_append(:l, :l) + :v") ==
         u + "The function is not allowed to be used this way in an expression; function: list_append");
+  // No function takes a list_append, even in parentheses or second; if_not_exists nests.
+  for (const char* text : {"SET a = list_append(list_append(:l, :l), :l)", "SET a = list_append(:l, list_append(a, :l))",
+                           "SET a = list_append((list_append(:l, :l)), :l)", "SET a = if_not_exists(a, list_append(:l, :l))"}) {
+    CHECK(f.update_error(text) ==
+          u + "The function is not allowed to be used this way in an expression; function: list_append");
+  }
+  CHECK_NOTHROW(parse_update("SET a = list_append(if_not_exists(a, :l), :l)", f.p));
+  CHECK_NOTHROW(parse_update("SET a = if_not_exists(a, if_not_exists(b, :l))", f.p));
   CHECK(f.update_error("SET a = if_not_exists(:v, a)") ==
         u + "Operator or function requires a document path; operator or function: if_not_exists");
   CHECK(f.update_error("SET a = list_append(:v, :l)") ==

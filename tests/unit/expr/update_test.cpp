@@ -77,6 +77,12 @@ TEST_CASE("expr: REMOVE, including list elements") {
   CHECK(after("REMOVE l[0] SET l[1] = :v", "l") == R"({"l":{"L":[{"N":"1"},{"N":"2"},{"N":"3"}]}})");
   CHECK(after("REMOVE m.x, m.y", "m") == R"({"m":{"M":{}}})");
   CHECK(after("REMOVE m.nope", "m") == R"({"m":{"M":{"x":{"N":"1"},"y":{"M":{}}}}})");
+  // On an item that does not exist a nested REMOVE is ignored (the service; an existing item
+  // without the parent refuses it, "expr: update errors"); a nested DELETE is still refused.
+  Fixture f;
+  CHECK(to_json(apply_update(parse_update("REMOVE x.y, w[0], z", f.p), nullptr)) == "{}");
+  CHECK(to_json(apply_update(parse_update("SET a = :v REMOVE x.y", f.p), nullptr)) == R"({"a":{"N":"1"}})");
+  CHECK(error_of([&] { apply_update(parse_update("DELETE x.y :ss", f.p), nullptr); }) == path);
 }
 
 TEST_CASE("expr: ADD on numbers and sets") {
