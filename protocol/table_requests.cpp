@@ -1,5 +1,6 @@
 #include "protocol/table_requests.h"
 
+#include "protocol/index_key_schema.h"
 #include "protocol/resource_policy.h"
 #include "protocol/settings_requests.h"
 
@@ -143,14 +144,16 @@ bool matches_name_pattern(std::string_view name) {
   });
 }
 
+// A global index's KeySchema has no upper bound in the model since multi-attribute keys
+// (protocol/index_key_schema.h checks their counts).
 void check_key_schema_constraints(const std::optional<std::vector<RawKeyElement>>& key_schema,
-                                  const std::string& path, ConstraintErrors& errors) {
+                                  const std::string& path, ConstraintErrors& errors, bool global = false) {
   if (!key_schema) {
     errors.add_null(path, "Member must not be null");
     return;
   }
   if (key_schema->empty()) errors.add("[]", path, "Member must have length greater than or equal to 1");
-  if (key_schema->size() > 2) {
+  if (key_schema->size() > 2 && !global) {
     errors.add(render_key_schema(*key_schema), path, "Member must have length less than or equal to 2");
   }
   for (std::size_t i = 0; i < key_schema->size(); ++i) {
@@ -209,12 +212,14 @@ void check_index_constraints(const std::optional<std::vector<RawIndex>>& indexes
                              ConstraintErrors& errors) {
   if (!indexes) return;
   for (std::size_t i = 0; i < indexes->size(); ++i) {
-    check_one_index_constraints((*indexes)[i], family + "." + std::to_string(i + 1) + ".member.", errors);
+    check_one_index_constraints((*indexes)[i], family + "." + std::to_string(i + 1) + ".member.", errors,
+                                family.starts_with("global"));
   }
 }
 
-void check_one_index_constraints(const RawIndex& index, const std::string& member, ConstraintErrors& errors) {
-  check_key_schema_constraints(index.key_schema, member + "keySchema", errors);
+void check_one_index_constraints(const RawIndex& index, const std::string& member, ConstraintErrors& errors,
+                                 bool global) {
+  check_key_schema_constraints(index.key_schema, member + "keySchema", errors, global);
   if (!index.projection) {
     errors.add_null(member + "projection", "Member must not be null");
   } else {
@@ -595,7 +600,7 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
       if (!index_names.insert(index.name).second) {
         throw ApiError::invalid_parameter("Duplicate index name: " + index.name);
       }
-      index.key = check_key_structure(*raw.key_schema, schema.attribute_definitions, *r.attribute_definitions);
+      index.key = check_global_index_key(*raw.key_schema, schema.attribute_definitions, *r.attribute_definitions);
       index.projection = check_projection(*raw.projection);
       if (schema.billing_mode == BillingMode::PayPerRequest) {
         if (raw.throughput) {
@@ -629,8 +634,8 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
   if (schema.key.sort) used.insert(schema.key.sort->name);
   for (const auto* family : {&schema.local_indexes, &schema.global_indexes}) {
     for (const auto& index : *family) {
-      used.insert(index.key.partition.name);
-      if (index.key.sort) used.insert(index.key.sort->name);
+      for (const KeyElement* k : index.key.partition_elements()) used.insert(k->name);
+      for (const KeyElement* k : index.key.sort_elements()) used.insert(k->name);
     }
   }
   if (used.size() != schema.attribute_definitions.size()) {
