@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: unit tests (doctest via
 # ctest), the integration suite (pytest + boto3 against a dynamod it starts),
-# the AWS CLI and JavaScript SDK smoke tests, and the docker files' checks.
+# the AWS CLI, JavaScript SDK and ElectroDB smoke tests, and the docker files' checks.
 # Ends with one line: "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -52,6 +52,7 @@ fi
 
 step "AWS CLI smoke test" tests/smoke/aws_cli.sh
 step "JavaScript SDK smoke test" tests/smoke/js/run.sh
+step "ElectroDB smoke test" tests/smoke/electrodb/run.sh
 step "docker files" tests/docker/check.sh
 
 echo
