@@ -9,6 +9,10 @@
 #                                   vs one without (A), same server
 #   bench/overhead.sh pitr          PutItem to a table with point-in-time recovery on (B)
 #                                   vs one without (A), same server
+#   bench/overhead.sh multi-gsi     Query of a 10-item partition through a GSI keyed by three
+#                                   partition and three sort attributes (B) vs one keyed by one
+#                                   and one (A), same data; PutItem to a table with such a GSI
+#                                   (B) vs one with a single-attribute GSI (A), same server
 #   bench/overhead.sh baseline BIN  GetItem and PutItem, build/dynamod (B) vs another
 #                                   build (A), e.g. one from before a feature landed
 #
@@ -17,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-WHAT="${1:?usage: bench/overhead.sh metering|streams|pitr|baseline BIN}"
+WHAT="${1:?usage: bench/overhead.sh metering|streams|pitr|multi-gsi|baseline BIN}"
 ROUNDS="${ROUNDS:-5}"
 DURATION="${DURATION:-5}"
 WARMUP="${WARMUP:-1}"
@@ -134,6 +138,40 @@ PY
     else
       report "no recovery" "point-in-time recovery" "$TMP/a" "$TMP/b" put
     fi
+    ;;
+  multi-gsi)
+    start "$DYNAMOD"
+    "$LOADGEN" load --port "$PORT" --keys "$KEYS" --table bench_b >/dev/null
+    python3 - "$PORT" <<'PY'
+import sys, time, boto3
+c = boto3.client("dynamodb", endpoint_url="http://127.0.0.1:%s" % sys.argv[1], region_name="us-east-1",
+                 aws_access_key_id="AKIDBENCHMARK", aws_secret_access_key="bench/secret/key")
+H = lambda n: {"AttributeName": n, "KeyType": "HASH"}
+R = lambda n: {"AttributeName": n, "KeyType": "RANGE"}
+A = lambda n, t: {"AttributeName": n, "AttributeType": t}
+defs = [A("pk", "S"), A("sk", "N"), A("name", "S"), A("email", "S"), A("created", "N"), A("score", "N"), A("payload", "S")]
+# One index at a time per table (the service's rule): each backfill ends before the next.
+for table, name, schema in [
+        ("bench_q", "by_name", [H("name"), R("sk")]),
+        ("bench_q", "by_contact", [H("name"), H("email"), H("created"), R("sk"), R("score"), R("pk")]),
+        ("bench", "by_name", [H("name"), R("score")]),
+        ("bench_b", "by_contact", [H("name"), H("email"), H("created"), R("score"), R("pk"), R("payload")])]:
+    c.update_table(TableName=table, AttributeDefinitions=defs,
+                   GlobalSecondaryIndexUpdates=[{"Create": {"IndexName": name, "KeySchema": schema,
+                                                            "Projection": {"ProjectionType": "ALL"}}}])
+    while any(i["IndexStatus"] != "ACTIVE" for i in c.describe_table(TableName=table)["Table"]["GlobalSecondaryIndexes"]):
+        time.sleep(0.2)
+PY
+    : >"$TMP/qa"; : >"$TMP/qb"; : >"$TMP/pa"; : >"$TMP/pb"
+    for _ in $(seq 1 "$ROUNDS"); do
+      rps query-gsi >>"$TMP/qa"
+      rps query-gsi3 >>"$TMP/qb"
+      rps put --table bench >>"$TMP/pa"
+      rps put --table bench_b >>"$TMP/pb"
+    done
+    stop
+    report "GSI of 1+1 attributes" "GSI of 3+3 attributes" "$TMP/qa" "$TMP/qb" query
+    report "GSI of 1+1 attributes" "GSI of 3+3 attributes" "$TMP/pa" "$TMP/pb" put
     ;;
   *) echo "unknown comparison '$WHAT'" >&2; exit 2 ;;
 esac

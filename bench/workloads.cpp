@@ -18,7 +18,7 @@ constexpr std::string_view kPayload =
     "The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs, said the bench";
 static_assert(kPayload.size() == 100);
 
-constexpr std::array<std::pair<WorkloadKind, std::string_view>, 10> kNames{{
+constexpr std::array<std::pair<WorkloadKind, std::string_view>, 12> kNames{{
     {WorkloadKind::Get, "get"},
     {WorkloadKind::Put, "put"},
     {WorkloadKind::Update, "update"},
@@ -29,6 +29,8 @@ constexpr std::array<std::pair<WorkloadKind, std::string_view>, 10> kNames{{
     {WorkloadKind::ScanFilter, "scan-filter"},
     {WorkloadKind::Mix, "mix"},
     {WorkloadKind::RawGet, "raw-get"},
+    {WorkloadKind::QueryGsi, "query-gsi"},
+    {WorkloadKind::QueryGsi3, "query-gsi3"},
 }};
 
 std::string quoted(std::string_view s) {
@@ -57,7 +59,8 @@ std::string_view workload_name(WorkloadKind kind) {
 }
 
 std::string_view workload_names() {
-  return "get, put, update, query, cond-put, batch-write, transact-write, scan-filter, mix, raw-get";
+  return "get, put, update, query, cond-put, batch-write, transact-write, scan-filter, mix, raw-get, query-gsi, "
+         "query-gsi3";
 }
 
 int BodyTemplate::group(int width, std::uint64_t low, std::uint64_t span, bool unique) {
@@ -162,6 +165,25 @@ OperationSet::OperationSet(WorkloadKind kind, const DataShape& shape, const Sign
       const int partition = t.group(kKeyDigits, 0, shape.partitions());
       t.text(R"({"TableName":)" + quoted(shape.query_table) + R"(,"KeyConditionExpression":"pk = :p",)");
       t.text(R"("ExpressionAttributeValues":{":p":{"S":"part#)").slot(partition).text(R"("}}})");
+      ops_.push_back(make(signer, host, "Query", std::move(t), Expect::Ok));
+      break;
+    }
+    case WorkloadKind::QueryGsi:
+    case WorkloadKind::QueryGsi3: {
+      // One bench_q partition's 10 items through an index keyed by what the partition's items share.
+      const bool multi = kind == WorkloadKind::QueryGsi3;
+      BodyTemplate t;
+      const int partition = t.group(kKeyDigits, 0, shape.partitions());
+      t.text(R"({"TableName":)" + quoted(shape.query_table) + R"(,"IndexName":")" +
+             (multi ? "by_contact" : "by_name") + R"(",)");
+      t.text(multi ? R"("KeyConditionExpression":"#n = :n AND email = :e AND created = :c",)"
+                   : R"("KeyConditionExpression":"#n = :n",)");
+      t.text(R"("ExpressionAttributeNames":{"#n":"name"},"ExpressionAttributeValues":{":n":{"S":"Customer )");
+      t.slot(partition).text(R"("})");
+      if (multi) {
+        t.text(R"(,":e":{"S":"customer.)").slot(partition).text(R"(@example.com"},":c":{"N":"1700000000"})");
+      }
+      t.text("}}");
       ops_.push_back(make(signer, host, "Query", std::move(t), Expect::Ok));
       break;
     }

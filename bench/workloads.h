@@ -19,7 +19,11 @@
 
 namespace dynamod::bench {
 
-enum class WorkloadKind { Get, Put, Update, Query, CondPut, BatchWrite, TransactWrite, ScanFilter, Mix, RawGet };
+// QueryGsi / QueryGsi3: a partition of bench_q (10 items) read through its GSI `by_name` (HASH
+// name, RANGE sk) or its multi-attribute GSI `by_contact` (HASH name, email, created; RANGE sk,
+// score, pk), which bench/overhead.sh multi-gsi creates.
+enum class WorkloadKind { Get, Put, Update, Query, CondPut, BatchWrite, TransactWrite, ScanFilter, Mix, RawGet,
+                          QueryGsi, QueryGsi3 };
 
 std::optional<WorkloadKind> parse_workload(std::string_view name);
 std::string_view workload_name(WorkloadKind kind);

@@ -35,6 +35,13 @@ std::string query_shape(std::string_view target, const expr::KeyCondition& key, 
   append_printable(out, target);
   out += ": ";
   append_equality(out, key.partition_name, key.partition);
+  // A multi-attribute key's further equalities, in key order.
+  for (const auto* family : {&key.more_partition, &key.sort_equalities}) {
+    for (const expr::KeyEquality& e : *family) {
+      out += " AND ";
+      append_equality(out, e.name, e.value);
+    }
+  }
   if (key.sort) {
     const expr::SortCondition& s = *key.sort;
     out += " AND ";

@@ -35,8 +35,9 @@ void require_backup_arn_form(std::string_view arn) {
 }
 
 std::vector<RawKeyElement> raw_key_schema(const KeyDef& key) {
-  std::vector<RawKeyElement> out{{key.partition.name, "HASH"}};
-  if (key.sort) out.push_back({key.sort->name, "RANGE"});
+  std::vector<RawKeyElement> out;
+  for (const KeyElement* k : key.partition_elements()) out.push_back({k->name, "HASH"});
+  for (const KeyElement* k : key.sort_elements()) out.push_back({k->name, "RANGE"});
   return out;
 }
 

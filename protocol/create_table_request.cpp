@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "protocol/index_key_schema.h"
 #include "protocol/resource_policy.h"
 #include "protocol/settings_requests.h"
 #include "protocol/table_request_fields.h"
@@ -147,7 +148,7 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
       if (!index_names.insert(index.name).second) {
         throw ApiError::invalid_parameter("Duplicate index name: " + index.name);
       }
-      index.key = check_key_structure(*raw.key_schema, schema.attribute_definitions, *r.attribute_definitions);
+      index.key = check_global_index_key(*raw.key_schema, schema.attribute_definitions, *r.attribute_definitions);
       index.projection = check_projection(*raw.projection);
       if (schema.billing_mode == BillingMode::PayPerRequest) {
         if (raw.throughput) {
@@ -181,8 +182,8 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
   if (schema.key.sort) used.insert(schema.key.sort->name);
   for (const auto* family : {&schema.local_indexes, &schema.global_indexes}) {
     for (const auto& index : *family) {
-      used.insert(index.key.partition.name);
-      if (index.key.sort) used.insert(index.key.sort->name);
+      for (const KeyElement* k : index.key.partition_elements()) used.insert(k->name);
+      for (const KeyElement* k : index.key.sort_elements()) used.insert(k->name);
     }
   }
   if (used.size() != schema.attribute_definitions.size()) {

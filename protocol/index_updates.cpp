@@ -1,5 +1,7 @@
 #include "protocol/index_updates.h"
 
+#include "protocol/index_key_schema.h"
+
 #include <algorithm>
 #include <set>
 
@@ -57,7 +59,8 @@ IndexUpdates validate_index_updates(const UpdateTableRequest& r, const TableSche
     // Each Create at its place among the updates: globalSecondaryIndexUpdates.<n>.member.create.*
     if (updates[i].create) {
       check_one_index_constraints(*updates[i].create,
-                                  "globalSecondaryIndexUpdates." + std::to_string(i + 1) + ".member.create.", errors);
+                                  "globalSecondaryIndexUpdates." + std::to_string(i + 1) + ".member.create.", errors,
+                                  /*global=*/true);
     }
   }
   errors.throw_if_any();
@@ -138,19 +141,19 @@ IndexUpdates validate_index_updates(const UpdateTableRequest& r, const TableSche
       }
       IndexSchema index;
       index.name = name;
-      index.key = check_key_structure(*raw.key_schema, given, *r.attribute_definitions);
-      for (const KeyElement* k : {&index.key.partition, index.key.sort ? &*index.key.sort : nullptr}) {
-        if (k == nullptr) continue;
-        const AttributeDefinition* existing = table.find_attribute(k->name);
-        if (existing != nullptr && existing->type != k->type) {
-          throw ApiError::invalid_parameter(
-              "Attributes cannot be redefined. Please check that your attribute has the same type as previously "
-              "defined. Existing schema: Schema:[" +
-              schema_element(k->name, existing->type, k == &index.key.partition ? "HASH" : "RANGE") +
-              "] New schema: Schema:[" +
-              schema_element(k->name, k->type, k == &index.key.partition ? "HASH" : "RANGE") + "]");
+      index.key = check_global_index_key(*raw.key_schema, given, *r.attribute_definitions);
+      for (const auto& [elements, key_type] :
+           {std::pair{index.key.partition_elements(), "HASH"}, {index.key.sort_elements(), "RANGE"}}) {
+        for (const KeyElement* k : elements) {
+          const AttributeDefinition* existing = table.find_attribute(k->name);
+          if (existing != nullptr && existing->type != k->type) {
+            throw ApiError::invalid_parameter(
+                "Attributes cannot be redefined. Please check that your attribute has the same type as previously "
+                "defined. Existing schema: Schema:[" + schema_element(k->name, existing->type, key_type) +
+                "] New schema: Schema:[" + schema_element(k->name, k->type, key_type) + "]");
+          }
+          if (existing == nullptr) out.new_definitions.push_back({k->name, k->type});
         }
-        if (existing == nullptr) out.new_definitions.push_back({k->name, k->type});
       }
       index.projection = check_projection(*raw.projection);
       if (mode == BillingMode::PayPerRequest) {

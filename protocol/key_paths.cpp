@@ -77,8 +77,11 @@ void check_whole_key_paths(const TableSchema& table, const PathList& paths) {
   if (table.key.sort && nested_under(table.key.sort->name)) refuse("Key", table.key.sort->name);
   for (const auto* family : {&table.local_indexes, &table.global_indexes}) {
     for (const IndexSchema& index : *family) {
-      if (nested_under(index.key.partition.name)) refuse("IndexKey", index.key.partition.name);
-      if (index.key.sort && nested_under(index.key.sort->name)) refuse("IndexKey", index.key.sort->name);
+      for (const auto& elements : {index.key.partition_elements(), index.key.sort_elements()}) {
+        for (const KeyElement* k : elements) {
+          if (nested_under(k->name)) refuse("IndexKey", k->name);
+        }
+      }
     }
   }
 }

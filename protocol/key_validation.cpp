@@ -62,9 +62,10 @@ PrimaryKey key_from_key(const KeyDef& key, const Item& attributes) {
 
 Item key_attributes(const KeyDef& key, const Item& item) {
   Item out;
-  if (const AttributeValue* v = item.find(key.partition.name)) out.set(key.partition.name, *v);
-  if (key.sort) {
-    if (const AttributeValue* v = item.find(key.sort->name)) out.set(key.sort->name, *v);
+  for (const auto& elements : {key.partition_elements(), key.sort_elements()}) {
+    for (const KeyElement* k : elements) {
+      if (const AttributeValue* v = item.find(k->name)) out.set(k->name, *v);
+    }
   }
   return out;
 }

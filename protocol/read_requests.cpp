@@ -334,10 +334,11 @@ void check_start_key(const Item& start, const TableSchema& table, const ReadSpec
   std::vector<KeyElement> expected{table.key.partition};
   if (table.key.sort) expected.push_back(*table.key.sort);
   if (spec.index != nullptr) {
-    for (const KeyElement* k : {&spec.index->key.partition, spec.index->key.sort ? &*spec.index->key.sort : nullptr}) {
-      if (k != nullptr && std::none_of(expected.begin(), expected.end(),
-                                       [&](const KeyElement& e) { return e.name == k->name; })) {
-        expected.push_back(*k);
+    for (const auto& elements : {spec.index->key.partition_elements(), spec.index->key.sort_elements()}) {
+      for (const KeyElement* k : elements) {
+        if (std::none_of(expected.begin(), expected.end(), [&](const KeyElement& e) { return e.name == k->name; })) {
+          expected.push_back(*k);
+        }
       }
     }
   }
@@ -453,17 +454,7 @@ ReadSpec validate_query(const QueryRequest& request, const TableSchema& table) {
   if (r.exclusive_start_key) {
     check_start_key(*r.exclusive_start_key, table, spec);
     const Item& start = *r.exclusive_start_key;
-    const expr::KeyCondition& kc = *spec.key_condition;
-    const AttributeValue* partition = start.find(spec.key.partition.name);
-    if (partition == nullptr || !(*partition == kc.partition)) {
-      throw ApiError::validation("The provided starting key is outside query boundaries based on provided conditions");
-    }
-    if (kc.sort) {
-      const AttributeValue* sort = start.find(kc.sort->name);
-      if (sort == nullptr || !expr::matches_sort_condition(*kc.sort, *sort)) {
-        throw ApiError::validation("The provided starting key does not match the range key predicate");
-      }
-    }
+    expr::check_start_key_bounds(*spec.key_condition, spec.key, start);
     spec.exclusive_start_key = start;
   }
   // The index's projection, after the key condition, the filter's keys and

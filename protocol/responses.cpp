@@ -73,19 +73,15 @@ void write_capacity_units(JsonWriter& out, double units, ConsumedCapacity::Detai
 
 void encode_key_schema(JsonWriter& out, const KeyDef& key) {
   out.begin_array();
-  out.begin_object();
-  out.key("AttributeName");
-  out.string(key.partition.name);
-  out.key("KeyType");
-  out.string("HASH");
-  out.end_object();
-  if (key.sort) {
-    out.begin_object();
-    out.key("AttributeName");
-    out.string(key.sort->name);
-    out.key("KeyType");
-    out.string("RANGE");
-    out.end_object();
+  for (const auto& [elements, type] : {std::pair{key.partition_elements(), "HASH"}, {key.sort_elements(), "RANGE"}}) {
+    for (const KeyElement* k : elements) {
+      out.begin_object();
+      out.key("AttributeName");
+      out.string(k->name);
+      out.key("KeyType");
+      out.string(type);
+      out.end_object();
+    }
   }
   out.end_array();
 }

@@ -135,14 +135,16 @@ std::string render_list(const std::vector<std::string>& values) {
   return out + "]";
 }
 
+// A global index's KeySchema has no upper bound in the model since multi-attribute keys
+// (protocol/index_key_schema.h checks their counts).
 void check_key_schema_constraints(const std::optional<std::vector<RawKeyElement>>& key_schema,
-                                  const std::string& path, ConstraintErrors& errors) {
+                                  const std::string& path, ConstraintErrors& errors, bool global) {
   if (!key_schema) {
     errors.add_null(path, "Member must not be null");
     return;
   }
   if (key_schema->empty()) errors.add("[]", path, "Member must have length greater than or equal to 1");
-  if (key_schema->size() > 2) {
+  if (key_schema->size() > 2 && !global) {
     errors.add(render_key_schema(*key_schema), path, "Member must have length less than or equal to 2");
   }
   for (std::size_t i = 0; i < key_schema->size(); ++i) {
@@ -199,12 +201,14 @@ void check_index_constraints(const std::optional<std::vector<RawIndex>>& indexes
                              ConstraintErrors& errors) {
   if (!indexes) return;
   for (std::size_t i = 0; i < indexes->size(); ++i) {
-    check_one_index_constraints((*indexes)[i], family + "." + std::to_string(i + 1) + ".member.", errors);
+    check_one_index_constraints((*indexes)[i], family + "." + std::to_string(i + 1) + ".member.", errors,
+                                family.starts_with("global"));
   }
 }
 
-void check_one_index_constraints(const RawIndex& index, const std::string& member, ConstraintErrors& errors) {
-  check_key_schema_constraints(index.key_schema, member + "keySchema", errors);
+void check_one_index_constraints(const RawIndex& index, const std::string& member, ConstraintErrors& errors,
+                                 bool global) {
+  check_key_schema_constraints(index.key_schema, member + "keySchema", errors, global);
   if (!index.projection) {
     errors.add_null(member + "projection", "Member must not be null");
   } else {

@@ -107,7 +107,9 @@ void check_index_constraints(const std::optional<std::vector<RawIndex>>& indexes
                              ConstraintErrors& errors);
 // One index's Coral constraints; `member` is its path with a final '.' (e.g.
 // "globalSecondaryIndexUpdates.2.member.create.").
-void check_one_index_constraints(const RawIndex& index, const std::string& member, ConstraintErrors& errors);
+// `global`: a global index's (its KeySchema may be a multi-attribute one).
+void check_one_index_constraints(const RawIndex& index, const std::string& member, ConstraintErrors& errors,
+                                 bool global = false);
 void check_throughput_bounds(const RawThroughput& t);
 void check_throughput_constraints(const RawThroughput& t, const std::string& path, ConstraintErrors& errors);
 // 3..255 characters of [a-zA-Z0-9_.-] (table, index and backup names).

@@ -55,6 +55,29 @@ std::string_view table_status_name(TableStatus status) {
   return kNames[static_cast<std::size_t>(status)];
 }
 
+std::vector<const KeyElement*> KeyDef::partition_elements() const {
+  std::vector<const KeyElement*> out{&partition};
+  for (const auto& k : more_partition) out.push_back(&k);
+  return out;
+}
+
+std::vector<const KeyElement*> KeyDef::sort_elements() const {
+  std::vector<const KeyElement*> out;
+  if (sort) out.push_back(&*sort);
+  for (const auto& k : more_sort) out.push_back(&k);
+  return out;
+}
+
+bool KeyDef::includes(std::string_view attribute) const {
+  if (partition.name == attribute || (sort && sort->name == attribute)) return true;
+  for (const auto* family : {&more_partition, &more_sort}) {
+    for (const auto& k : *family) {
+      if (k.name == attribute) return true;
+    }
+  }
+  return false;
+}
+
 const AttributeDefinition* TableSchema::find_attribute(std::string_view name) const {
   for (const auto& a : attribute_definitions) {
     if (a.name == name) return &a;

@@ -29,10 +29,18 @@ struct KeyElement {
 struct KeyDef {
   KeyElement partition;
   std::optional<KeyElement> sort;
+  // A global index's multi-attribute key (protocol/index_key_schema.h): its
+  // second to fourth partition-key attributes and its sort-key attributes
+  // after `sort`, in KeySchema order. Empty for tables, LSIs and other GSIs.
+  std::vector<KeyElement> more_partition;
+  std::vector<KeyElement> more_sort;
+
+  bool multi_attribute() const { return !more_partition.empty() || !more_sort.empty(); }
+  // Every partition-key (sort-key) attribute, in KeySchema order.
+  std::vector<const KeyElement*> partition_elements() const;
+  std::vector<const KeyElement*> sort_elements() const;
   // Whether `attribute` is one of the key's attributes.
-  bool includes(std::string_view attribute) const {
-    return partition.name == attribute || (sort && sort->name == attribute);
-  }
+  bool includes(std::string_view attribute) const;
   friend bool operator==(const KeyDef&, const KeyDef&) = default;
 };
 

@@ -125,8 +125,8 @@ class IndexJob final : public WriteJob {
     if (schema.key.sort) used.insert(schema.key.sort->name);
     for (const auto* family : {&schema.local_indexes, &schema.global_indexes}) {
       for (const auto& i : *family) {
-        used.insert(i.key.partition.name);
-        if (i.key.sort) used.insert(i.key.sort->name);
+        for (const KeyElement* k : i.key.partition_elements()) used.insert(k->name);
+        for (const KeyElement* k : i.key.sort_elements()) used.insert(k->name);
       }
     }
     std::erase_if(schema.attribute_definitions, [&](const AttributeDefinition& a) { return !used.contains(a.name); });

@@ -60,14 +60,27 @@ void check_index_keys(const TableSchema& table, const Item& item, IndexKeySource
   }
   std::sort(by_name.begin(), by_name.end(), [](const auto* a, const auto* b) { return a->name < b->name; });
   for (const IndexSchema* index : by_name) {
-    check_key(index->key.partition, false, *index, item, source);
-    if (index->key.sort) check_key(*index->key.sort, true, *index, item, source);
+    // Each attribute of a multi-attribute key has the limit of its role.
+    for (const KeyElement* k : index->key.partition_elements()) check_key(*k, false, *index, item, source);
+    for (const KeyElement* k : index->key.sort_elements()) check_key(*k, true, *index, item, source);
   }
 }
 
 bool in_index(const IndexSchema& index, const Item& item) {
   if (item.find(index.key.partition.name) == nullptr) return false;
-  return !index.key.sort || item.find(index.key.sort->name) != nullptr;
+  if (index.key.sort && item.find(index.key.sort->name) == nullptr) return false;
+  for (const auto* family : {&index.key.more_partition, &index.key.more_sort}) {
+    for (const KeyElement& k : *family) {
+      if (item.find(k.name) == nullptr) return false;
+    }
+  }
+  return true;
+}
+
+std::vector<const AttributeValue*> partition_values(const IndexSchema& index, const Item& item) {
+  std::vector<const AttributeValue*> values;
+  for (const KeyElement* k : index.key.partition_elements()) values.push_back(item.find(k->name));
+  return values;
 }
 
 Item project(const TableSchema& table, const IndexSchema& index, const Item& item) {
@@ -81,9 +94,11 @@ Item project(const TableSchema& table, const IndexSchema& index, const Item& ite
 
 std::string component(const TableSchema& table, const IndexSchema& index, const Item& keys) {
   std::string out;
-  if (index.key.sort) {
-    keys::append_sortable(out, *keys.find(index.key.sort->name));
-    if (table.index_key_format >= 2) out.push_back('\x01');
+  // A multi-attribute key is never in format 1: its 01s keep each attribute's encoding self-delimiting.
+  const bool separated = table.index_key_format >= 2 || index.key.multi_attribute();
+  for (const KeyElement* k : index.key.sort_elements()) {
+    keys::append_sortable(out, *keys.find(k->name));
+    if (separated) out.push_back('\x01');
   }
   keys::Hash128 h = keys::hash_partition_key(*keys.find(table.key.partition.name));
   out.append(h.data(), h.size());
@@ -94,17 +109,20 @@ std::string component(const TableSchema& table, const IndexSchema& index, const 
 std::optional<Entry> entry_for(const TableSchema& table, const IndexSchema& index, const Item& item,
                                 AttributeNames& names) {
   if (!in_index(index, item)) return std::nullopt;
-  const AttributeValue& partition = *item.find(index.key.partition.name);
+  const std::vector<const AttributeValue*> partition = partition_values(index, item);
   std::string tail = component(table, index, item);
   std::string image;
-  keys::append_sortable(image, partition);
+  for (const AttributeValue* v : partition) keys::append_sortable(image, *v);
   image += tail;
   Entry entry;
   entry.stored_key = keys::partition_prefix(index.id, partition) + tail;
   entry.stored_key = keys::to_stored_key(std::move(entry.stored_key));
   Item projected = project(table, index, item);
   entry.size = metering::item_size(projected);
-  entry.record = items::encode(projected, static_cast<std::uint32_t>(entry.size), image, items::key_names(index.key), names);
+  // A multi-attribute key's record points only its first attribute into the image.
+  items::KeyNames key_names = items::key_names(index.key);
+  if (index.key.multi_attribute()) key_names.sort = {};
+  entry.record = items::encode(projected, static_cast<std::uint32_t>(entry.size), image, key_names, names);
   return entry;
 }
 

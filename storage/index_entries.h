@@ -4,6 +4,9 @@
 // An index entry's stored key is
 //   index id ‖ hash(index partition key) ‖ [sortable(index sort key) ‖ 01]
 //   ‖ hash(table partition key) ‖ [sortable(table sort key)]
+// A multi-attribute key hashes all its partition-key attributes together
+// (key_codec.h) and has `sortable(attribute) ‖ 01` for each sort-key attribute
+// in turn, in every table, so its entries sort by each attribute in order.
 // so entries with equal index keys are all kept, in a stable order, and one
 // index partition is contiguous. The 01 (index_key_format 2, every table
 // created since 2026-11-30) keeps the sort key self-delimiting: without it
@@ -16,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "protocol/attribute_value.h"
 #include "protocol/table_schema.h"
@@ -41,8 +45,12 @@ enum class IndexKeySource : std::uint8_t { Item, UpdateExpression, AttributeUpda
 // type, an empty one, or one over the key size limits.
 void check_index_keys(const TableSchema& table, const Item& item, IndexKeySource source = IndexKeySource::Item);
 
-// True if `item` has both key attributes of `index` (secondary indexes are sparse).
+// True if `item` has every key attribute of `index` (secondary indexes are sparse).
 bool in_index(const IndexSchema& index, const Item& item);
+
+// The values of the index's partition-key attributes in `item`, in key order
+// (null where the item lacks one).
+std::vector<const AttributeValue*> partition_values(const IndexSchema& index, const Item& item);
 
 // The projection of `item` into `index`: its keys and the projected attributes.
 Item project(const TableSchema& table, const IndexSchema& index, const Item& item);

@@ -59,10 +59,17 @@ void append_sortable(std::string& out, const AttributeValue& value) {
 }
 
 Hash128 hash_partition_key(const AttributeValue& value) {
+  const AttributeValue* values[] = {&value};
+  return hash_partition_key(values);
+}
+
+Hash128 hash_partition_key(std::span<const AttributeValue* const> values) {
   std::string buffer;
-  buffer.reserve(64);
-  buffer.push_back(static_cast<char>(value.type()));
-  append_sortable(buffer, value);
+  buffer.reserve(64 * values.size());
+  for (const AttributeValue* value : values) {
+    buffer.push_back(static_cast<char>(value->type()));
+    append_sortable(buffer, *value);
+  }
   return hash_bytes(buffer);
 }
 
@@ -123,6 +130,11 @@ std::string sortable_prefix(std::string_view prefix) {
 }
 
 std::string partition_prefix(std::uint32_t key_space, const AttributeValue& partition) {
+  const AttributeValue* values[] = {&partition};
+  return partition_prefix(key_space, values);
+}
+
+std::string partition_prefix(std::uint32_t key_space, std::span<const AttributeValue* const> partition) {
   std::string key;
   key.reserve(kTableIdSize + kHashSize + 32);
   append_table_id(key, key_space);

@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -52,6 +53,9 @@ std::string sortable_prefix(std::string_view prefix);
 
 // 128-bit hash of a partition key value (type and normalised value).
 Hash128 hash_partition_key(const AttributeValue& value);
+// The same over the values of a multi-attribute partition key, in key order:
+// each value's type and sortable encoding in turn (one value hashes as above).
+Hash128 hash_partition_key(std::span<const AttributeValue* const> values);
 
 void append_table_id(std::string& out, std::uint32_t table_id);
 std::uint32_t read_table_id(std::string_view key);
@@ -65,6 +69,7 @@ std::uint64_t read_u64(std::string_view bytes);
 
 // The leading bytes every stored key of one partition shares.
 std::string partition_prefix(std::uint32_t key_space, const AttributeValue& partition);
+std::string partition_prefix(std::uint32_t key_space, std::span<const AttributeValue* const> partition);
 
 // The full (possibly over-long) encoded primary key.
 std::string encode_primary_key(std::uint32_t table_id, const AttributeValue& partition,

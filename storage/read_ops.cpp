@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <span>
+#include <variant>
 
 #include "metering/capacity.h"
 #include "protocol/attribute_json.h"
@@ -10,6 +11,7 @@
 #include "protocol/json_writer.h"
 #include "protocol/key_validation.h"
 #include "storage/index_entries.h"
+#include "storage/index_key_range.h"
 #include "storage/item_codec.h"
 #include "storage/item_ops.h"
 #include "storage/key_codec.h"
@@ -243,12 +245,11 @@ std::string segment_bound(std::uint32_t key_space, std::int64_t segment, std::in
 // The stored key of the item (or index entry) an ExclusiveStartKey names.
 std::string start_key_of(const Target& target, const Item& start) {
   const KeyDef& key = target.key();
-  const AttributeValue& partition = *start.find(key.partition.name);
   if (target.index == nullptr) {
     const AttributeValue* sort = key.sort ? start.find(key.sort->name) : nullptr;
-    return keys::to_stored_key(keys::encode_primary_key(target.key_space(), partition, sort));
+    return keys::to_stored_key(keys::encode_primary_key(target.key_space(), *start.find(key.partition.name), sort));
   }
-  return keys::to_stored_key(keys::partition_prefix(target.key_space(), partition) +
+  return keys::to_stored_key(keys::partition_prefix(target.key_space(), indexes::partition_values(*target.index, start)) +
                              indexes::component(target.table, *target.index, start));
 }
 
@@ -275,26 +276,35 @@ std::string_view sort_part(const Target& target, const PartitionScan::Entry& ent
 
 }  // namespace
 
-// Reads the items of one partition within `range` into the page, after
-// `start_after` (a stored key) when given; false once the page is full.
-bool read_partition(const lmdb::TxnBase& txn, const Target& target, const AttributeValue& partition,
-                    const SortRange& range, const ReadSpec& spec, const std::optional<std::string>& start_after,
+// What a Query reads of each partition: the sort key's range, or a
+// multi-attribute key's range of components.
+using QueryRange = std::variant<SortRange, IndexKeyRange>;
+
+// Reads the items of one partition (the values of its key attributes) within
+// `range` into the page, after `start_after` (a stored key) when given; false
+// once the page is full.
+bool read_partition(const lmdb::TxnBase& txn, const Target& target, std::span<const AttributeValue* const> partition,
+                    const QueryRange& range, const ReadSpec& spec, const std::optional<std::string>& start_after,
                     const AttributeNames& names, Page& page) {
-  const std::optional<KeyElement>& sort_key = target.key().sort;
-  const std::string partition_image = sortable_of(partition);
+  const bool sorted = target.key().sort.has_value();
+  std::string partition_image;
+  for (const AttributeValue* v : partition) keys::append_sortable(partition_image, *v);
   PartitionScan scan(txn, target.dbi, keys::partition_prefix(target.key_space(), partition), partition_image.size(),
                      spec.forward);
   if (start_after) {
     scan.start(start_after->substr(keys::kTableIdSize + keys::kHashSize), false);
   } else {
-    scan.start(range.start(spec.forward), true);
+    scan.start(std::visit([&](const auto& r) { return r.start(spec.forward); }, range), true);
   }
   std::string scratch;
   while (auto entry = scan.next()) {
     // The partition hash matched; make sure the value does too.
     if (items::key_image(entry->record).substr(0, partition_image.size()) != partition_image) continue;
-    if (sort_key) {
-      int where = range.locate(sort_part(target, *entry, names, scratch), spec.forward);
+    if (sorted) {
+      const auto* multi = std::get_if<IndexKeyRange>(&range);
+      int where = multi != nullptr
+                      ? multi->locate(entry->component, spec.forward)
+                      : std::get<SortRange>(range).locate(sort_part(target, *entry, names, scratch), spec.forward);
       if (where > 0) break;
       if (where < 0) continue;
     }
@@ -306,7 +316,10 @@ bool read_partition(const lmdb::TxnBase& txn, const Target& target, const Attrib
 ReadResult run_query(Store& store, const Table& table, const ReadSpec& spec) {
   Target target = target_of(store, table.schema, spec);
   const expr::KeyCondition& kc = *spec.key_condition;
-  SortRange range(kc.sort);
+  const QueryRange range = target.key().multi_attribute() ? QueryRange(IndexKeyRange(kc)) : QueryRange(SortRange(kc.sort));
+  // A multi-attribute key's partition is the values of all its partition-key attributes.
+  std::vector<const AttributeValue*> multi_partition{&kc.partition};
+  for (const expr::KeyEquality& e : kc.more_partition) multi_partition.push_back(&e.value);
   // Several partitions (PartiQL's IN) are read one after the other; a page
   // goes on from the one its ExclusiveStartKey is in.
   const std::span<const AttributeValue> partitions =
@@ -323,7 +336,11 @@ ReadResult run_query(Store& store, const Table& table, const ReadSpec& spec) {
   Page page(spec, target, txn, store);
   bool stopped_early = false;
   for (; partition != partitions.end() && !stopped_early; ++partition) {
-    stopped_early = !read_partition(txn, target, *partition, range, spec, start_after, store.names(), page);
+    const AttributeValue* one[] = {&*partition};
+    const std::span<const AttributeValue* const> values =
+        kc.more_partition.empty() ? std::span<const AttributeValue* const>(one)
+                                  : std::span<const AttributeValue* const>(multi_partition);
+    stopped_early = !read_partition(txn, target, values, range, spec, start_after, store.names(), page);
     start_after.reset();
   }
   return page.finish(stopped_early);

@@ -30,6 +30,14 @@ void write_key(JsonWriter& w, const KeyDef& key) {
     w.key("sort");
     write_key_element(w, *key.sort);
   }
+  // A multi-attribute key's further attributes; tables written before them have none.
+  for (const auto& [name, elements] : {std::pair{"more_partition", &key.more_partition}, {"more_sort", &key.more_sort}}) {
+    if (elements->empty()) continue;
+    w.key(name);
+    w.begin_array();
+    for (const KeyElement& k : *elements) write_key_element(w, k);
+    w.end_array();
+  }
   w.end_object();
 }
 
@@ -97,6 +105,11 @@ KeyDef read_key(const object& o) {
   key.partition = read_key_element(o["partition"]);
   element sort;
   if (o["sort"].get(sort) == simdjson::SUCCESS) key.sort = read_key_element(sort);
+  for (const auto& [name, elements] : {std::pair{"more_partition", &key.more_partition}, {"more_sort", &key.more_sort}}) {
+    simdjson::dom::array list;
+    if (o[name].get(list) != simdjson::SUCCESS) continue;
+    for (element k : list) elements->push_back(read_key_element(k));
+  }
   return key;
 }
 

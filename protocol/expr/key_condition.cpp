@@ -117,11 +117,97 @@ void check_type(const AttributeValue* v, ScalarType t) {
   }
 }
 
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+void check_operand(const Leaf& leaf, const KeyElement& k, std::string_view index) {
+  check_type(leaf.value, k.type);
+  if (leaf.op == SortOp::Between) check_type(leaf.upper, k.type);
+  if (leaf.op == SortOp::BeginsWith && k.type == ScalarType::N) {
+    throw ApiError::invalid_parameter("Condition parameter type does not match schema type");
+  }
+  check_key_value_not_empty(k.name, *leaf.value, index);
+  if (leaf.upper) check_key_value_not_empty(k.name, *leaf.upper, index);
+}
+
+// A multi-attribute key (DynamoDB Local 3.3; the documentation gives the
+// rules, not the messages): every partition-key attribute with "=", then the
+// sort-key attributes from the first on, equalities on a leading run and at
+// most one other condition, on the last attribute tested.
+KeyCondition extract_multi_attribute(const std::vector<Leaf>& leaves, const KeyDef& key, std::string_view index) {
+  const std::vector<const KeyElement*> partitions = key.partition_elements();
+  const std::vector<const KeyElement*> sorts = key.sort_elements();
+  if (leaves.size() > partitions.size() + sorts.size()) fail("Query key condition not supported");
+  auto leaf_on = [&](const KeyElement* k) -> const Leaf* {
+    for (const auto& l : leaves) {
+      if (l.name == k->name) return &l;
+    }
+    return nullptr;
+  };
+  std::vector<std::string> unequal;
+  for (const KeyElement* k : partitions) {
+    const Leaf* l = leaf_on(k);
+    if (l == nullptr || l->op != SortOp::Eq) unequal.push_back(k->name);
+  }
+  if (!unequal.empty()) {
+    fail("HASH key attributes " + joined(unequal) + " must have equality conditions specified in the query");
+  }
+  std::size_t tested = 0;  // sort-key attributes up to the last one with a condition
+  for (std::size_t i = 0; i < sorts.size(); ++i) {
+    if (leaf_on(sorts[i]) != nullptr) tested = i + 1;
+  }
+  for (std::size_t i = 0; i + 1 < tested; ++i) {
+    const Leaf* l = leaf_on(sorts[i]);
+    if (l == nullptr || l->op != SortOp::Eq) unequal.push_back(sorts[i]->name);
+  }
+  if (!unequal.empty()) {
+    fail("RANGE key attributes " + joined(unequal) +
+         " must have equality conditions specified in the query because a condition is present on key attribute " +
+         sorts[tested - 1]->name);
+  }
+  for (const auto& l : leaves) {
+    if (!key.includes(l.name)) fail("Query condition missed key schema element");
+  }
+  KeyCondition out;
+  for (const KeyElement* k : partitions) {
+    const Leaf& l = *leaf_on(k);
+    check_operand(l, *k, index);
+    if (k == partitions.front()) {
+      out.partition_name = k->name;
+      out.partition = *l.value;
+    } else {
+      out.more_partition.push_back({k->name, *l.value});
+    }
+  }
+  for (std::size_t i = 0; i < tested; ++i) {
+    const Leaf& l = *leaf_on(sorts[i]);
+    check_operand(l, *sorts[i], index);
+    if (l.op == SortOp::Eq) {
+      out.sort_equalities.push_back({sorts[i]->name, *l.value});
+    } else {
+      out.sort = SortCondition{sorts[i]->name, l.op, *l.value, std::nullopt};
+      if (l.upper) out.sort->upper = *l.upper;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 KeyCondition extract_key_condition(const Condition& c, const KeyDef& key, std::string_view index) {
   std::vector<Leaf> leaves;
   if (!c.empty()) collect(c, c.root, key, leaves);
+  if (key.multi_attribute()) {
+    for (std::size_t i = 0; i < leaves.size(); ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        if (leaves[i].name == leaves[j].name) fail("KeyConditionExpressions must only contain one condition per key");
+      }
+    }
+    return extract_multi_attribute(leaves, key, index);
+  }
   if (leaves.size() > 2) fail("Conditions can be of length 1 or 2 only");
   if (leaves.size() == 2 && leaves[0].name == leaves[1].name) {
     fail("KeyConditionExpressions must only contain one condition per key");
@@ -159,6 +245,27 @@ KeyCondition extract_key_condition(const Condition& c, const KeyDef& key, std::s
     out.sort = std::move(s);
   }
   return out;
+}
+
+void check_start_key_bounds(const KeyCondition& kc, const KeyDef& key, const Item& start) {
+  auto outside_range = [] { return ApiError::validation("The provided starting key does not match the range key predicate"); };
+  const std::vector<const KeyElement*> partitions = key.partition_elements();
+  for (std::size_t i = 0; i < partitions.size(); ++i) {
+    const AttributeValue* v = start.find(partitions[i]->name);
+    if (v == nullptr || !(*v == (i == 0 ? kc.partition : kc.more_partition[i - 1].value))) {
+      // A multi-attribute key names every mismatch the range key predicate's (DynamoDB Local 3.3).
+      if (key.multi_attribute()) throw outside_range();
+      throw ApiError::validation("The provided starting key is outside query boundaries based on provided conditions");
+    }
+  }
+  for (const KeyEquality& e : kc.sort_equalities) {
+    const AttributeValue* v = start.find(e.name);
+    if (v == nullptr || !(*v == e.value)) throw outside_range();
+  }
+  if (kc.sort) {
+    const AttributeValue* sort = start.find(kc.sort->name);
+    if (sort == nullptr || !matches_sort_condition(*kc.sort, *sort)) throw outside_range();
+  }
 }
 
 bool matches_sort_condition(const SortCondition& s, const AttributeValue& v) {

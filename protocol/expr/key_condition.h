@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "protocol/expr/ast.h"
 #include "protocol/table_schema.h"
@@ -19,10 +20,21 @@ struct SortCondition {
   std::optional<AttributeValue> upper;  // BETWEEN's upper bound
 };
 
+// `name = value` on one attribute of a multi-attribute key.
+struct KeyEquality {
+  std::string name;
+  AttributeValue value;
+};
+
 struct KeyCondition {
   std::string partition_name;
   AttributeValue partition;
   std::optional<SortCondition> sort;
+  // A multi-attribute key: the values of its further partition-key attributes
+  // (in key order), and the values the leading sort-key attributes equal;
+  // `sort` is then the range condition on the next one, if any.
+  std::vector<KeyEquality> more_partition;
+  std::vector<KeyEquality> sort_equalities;
 };
 
 // Checks the shape of a parsed KeyConditionExpression (only AND of at most
@@ -31,6 +43,11 @@ struct KeyCondition {
 // extracts it. `index`: the index a Query reads (its keys are named as index
 // keys in errors), empty for the table.
 KeyCondition extract_key_condition(const Condition& c, const KeyDef& key, std::string_view index = {});
+
+// Checks that an ExclusiveStartKey lies within a Query's key condition: its
+// partition, then its sort key (the range key predicate), with the service's
+// messages.
+void check_start_key_bounds(const KeyCondition& kc, const KeyDef& key, const Item& start);
 
 // True if `item`'s sort key satisfies the condition (used for ranges the
 // storage layer cannot express exactly, and for tests).

@@ -203,7 +203,10 @@ void throw_not_indexable() {
 
 LegacyKeyCondition convert_key_conditions(const LegacyConditions& conditions, const KeyDef& key,
                                           std::string_view index) {
-  if (conditions.empty() || conditions.size() > 2) {
+  // A multi-attribute key takes a condition per key attribute (DynamoDB Local 3.3).
+  const std::size_t most =
+      key.multi_attribute() ? key.partition_elements().size() + key.sort_elements().size() : std::size_t{2};
+  if (conditions.empty() || conditions.size() > most) {
     throw ApiError::validation("Conditions can be of length 1 or 2 only");
   }
   // Validate each entry as a filter, then reuse the key-condition checks.

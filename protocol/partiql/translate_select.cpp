@@ -200,6 +200,10 @@ ReadPlan translate_select(const Statement& s, const Select& select, const TableS
   }
   spec.key = spec.index != nullptr ? spec.index->key : table.key;
   check_order_by_where(s, select, spec.key);
+  // No PartiQL on a multi-attribute index (DynamoDB Local 3.3; the documentation is silent).
+  if (spec.key.multi_attribute()) {
+    fail("PartiQL statements cannot be executed on tables with composite HASH keys or composite RANGE keys.");
+  }
   if (inputs.one_item && spec.index != nullptr) fail(std::string(*inputs.one_item));
   select_list(select, table, spec);
 
