@@ -7,11 +7,14 @@ namespace {
 
 void append_escaped_bytes(std::string& out, std::string_view bytes) {
   // 0x00 becomes 0x00 0xFF and the string ends with 0x00, so a prefix sorts
-  // before its extensions and the encoding is self-delimiting.
-  for (char c : bytes) {
-    out.push_back(c);
-    if (c == '\0') out.push_back('\xFF');
+  // before its extensions and the encoding is self-delimiting. The runs
+  // between zero bytes are copied whole (most values have none).
+  for (std::size_t zero = bytes.find('\0'); zero != std::string_view::npos; zero = bytes.find('\0')) {
+    out.append(bytes.substr(0, zero + 1));
+    out.push_back('\xFF');
+    bytes.remove_prefix(zero + 1);
   }
+  out.append(bytes);
   out.push_back('\0');
 }
 
