@@ -14,11 +14,14 @@
 #include "metering/prices.h"
 #include "server/auth.h"
 #include "server/config.h"
+#include "server/control.h"
+#include "server/fault_rules.h"
 #include "server/cors.h"
 #include "server/http_server.h"
 #include "server/request_metrics.h"
 #include "server/throttler.h"
 #include "storage/ledger.h"
+#include "storage/scope.h"
 #include "storage/store.h"
 #include "storage/write_queue.h"
 
@@ -47,8 +50,11 @@ class Service {
 
   HttpResponse answer(const HttpRequest& request, http::status status, std::string body);
   HttpResponse error_answer(const HttpRequest& request, const ApiError& error);
-  // GET /dynamod/metrics, /dynamod/cost, /dynamod/patterns; POST /dynamod/reset.
+  // GET /dynamod/metrics, /dynamod/cost, /dynamod/patterns; the control endpoints (server/control).
   asio::awaitable<HttpResponse> report(const HttpRequest& request);
+  // The fault rules that fire on a request: their delay is waited here, and a
+  // rule that closes the connection throws DropConnection.
+  asio::awaitable<FaultPlan> inject_faults(const HttpRequest& request, std::string_view operation, const Scope& scope);
   std::string next_request_id();
 
   Store& store_;
@@ -61,6 +67,8 @@ class Service {
   CorsPolicy cors_;
   RequestMetrics metrics_;
   ParserPool parsers_;
+  FaultRules faults_;
+  ControlEndpoints control_;
   std::uint64_t id_seed_;
   std::atomic<std::uint64_t> id_counter_{0};
 };
