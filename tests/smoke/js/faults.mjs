@@ -16,8 +16,9 @@ async function control(method, path, body) {
   const response = await fetch(`${endpoint}/dynamod/${path}`, {
     method, body: body === undefined ? undefined : JSON.stringify(body),
   });
-  assert.equal(response.status, 200, `${method} /dynamod/${path}: ${await response.text()}`);
-  return response.json();
+  const text = await response.text();
+  assert.equal(response.status, 200, `${method} /dynamod/${path}: ${text}`);
+  return JSON.parse(text);
 }
 
 const TableName = "JsCompanion";
