@@ -180,6 +180,12 @@ void WriteQueue::run_group(std::vector<std::unique_ptr<WriteJob>>& jobs) {
 
 bool WriteQueue::try_group(std::vector<std::unique_ptr<WriteJob>>& jobs) {
   try {
+    // --consistency-lag: a commit that no view shows yet (it came within the
+    // views' resolution of the last one) gets its view now, before this group
+    // changes the store; without this, a quiet spell followed by a write would
+    // leave that commit visible only from the later write's view on. view()
+    // opens it as a side effect; the view it lends is handed back at once.
+    if (store_.lagged_reads().active()) store_.lagged_reads().view(0);
     lmdb::WriteTxn txn(store_.env());
     WriteContext ctx(store_, txn, *this);
     for (auto& job : jobs) job->run(ctx);

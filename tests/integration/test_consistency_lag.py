@@ -146,3 +146,19 @@ def test_bad_settings_are_refused(launch_dynamod, body):
     server = launch_dynamod(in_memory=True)
     status, answer = ch.control(server.endpoint, "POST", "consistency", body)
     assert status == 400 and answer["message"].startswith("POST /dynamod/consistency takes")
+
+
+def test_writes_close_together_then_a_quiet_spell(launch_dynamod):
+    """Two writes within the views' resolution (a hundredth of the lag), then nothing for longer than
+    the lag: both are visible before the next write's lag has passed."""
+    server = launch_dynamod(["--consistency-lag", str(LAG_MS)], in_memory=True)
+    client = h.make_client(server.endpoint)
+    table = ch.hash_table(client)
+    time.sleep(LAG_MS / 1000.0 + 0.2)
+    for pk in ("a", "b", "c"):
+        client.put_item(TableName=table, Item={"pk": {"S": pk}})
+    time.sleep(LAG_MS / 1000.0 + 0.2)
+    written_at = time.monotonic()
+    client.put_item(TableName=table, Item={"pk": {"S": "later"}})
+    assert scan_keys(client, table, False) == ["a", "b", "c"]
+    assert time.monotonic() - written_at < LAG_MS / 1000.0, "the machine was too slow for this test's checks"
