@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # How long a snapshot, a restore and a reset take (docs/testing-companion.md), for test-suite
-# sizes and beyond: for each size, a fresh dynamod (in memory, then on disk) is loaded with
-# that many items (bench/loadgen load: the "bench" table and its query table, keys/10
-# partitions of 10), then timed ROUNDS times each:
+# sizes and beyond: for each size, a fresh dynamod (in memory, then on disk) is loaded by
+# bench/loadgen load --keys SIZE (SIZE items in the "bench" table and SIZE in its query table,
+# SIZE/10 partitions of 10: twice SIZE items in all, shown as "items"), then timed ROUNDS
+# times each:
 #   snapshot     POST /dynamod/snapshots/s
 #   restore      POST /dynamod/snapshots/s/restore (after a reset that empties the tables)
 #   reset-keep   POST /dynamod/reset {"keep_tables": true}
@@ -49,7 +50,8 @@ for mode in $MODES; do
     SERVER_PID=$!
     "$LOADGEN" wait --port "$PORT" --timeout 30 >/dev/null
     "$LOADGEN" load --port "$PORT" --keys "$size" >/dev/null
-    held="$(curl -s -X POST "http://127.0.0.1:$PORT/dynamod/snapshots/s" | python3 -c 'import json,sys; print("%.1f" % (json.load(sys.stdin)["bytes"] / 1e6))')"
+    read -r items held < <(curl -s -X POST "http://127.0.0.1:$PORT/dynamod/snapshots/s" |
+      python3 -c 'import json,sys; a = json.load(sys.stdin); print(a["items"], "%.1f" % (a["bytes"] / 1e6))')
     : >"$TMP/snapshot"; : >"$TMP/restore"; : >"$TMP/keep"; : >"$TMP/reset"
     for _ in $(seq 1 "$ROUNDS"); do
       call snapshots/s >>"$TMP/snapshot"
@@ -60,7 +62,7 @@ for mode in $MODES; do
     done
     for op in snapshot restore keep reset; do
       label="$op"; [ "$op" = keep ] && label=reset-keep
-      printf '%-10s %-9s %9s %-11s %12.2f %12.2f\n' "$mode" "$size" "$held" "$label" \
+      printf '%-10s %-9s %9s %-11s %12.2f %12.2f\n' "$mode" "$items" "$held" "$label" \
         "$(median 1 <"$TMP/$op")" "$(median 2 <"$TMP/$op")"
     done
     kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""
