@@ -41,7 +41,8 @@ get() {  # one GetItem run: "rps p99_ms"
   "$LOADGEN" get --port "$PORT" --conns "$CONNS" --duration "$DURATION" --warmup "$WARMUP" --keys "$KEYS" --json |
     sed -n 's/.*"rps":\([0-9.]*\).*"p99_ms":\([0-9.]*\).*/\1 \2/p'
 }
-median() { awk -v c="$1" '{ print $c }' | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# shellcheck source=bench/lib.sh
+. bench/lib.sh  # median
 
 echo "dynamod under hostile bodies: $MODE, $ROUNDS rounds of ${DURATION}s, GetItem on $CONNS connections, hostile sender on $HOSTILE_CONNS ($(nproc) cores)"
 : >"$TMP/a"; : >"$TMP/b"

@@ -5,6 +5,9 @@ CLK_TCK="$(getconf CLK_TCK)"
 # A process's CPU time so far, in clock ticks (utime + stime); 0 once it is gone.
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 
+# median COLUMN <FILE: the median of one column of numbers.
+median() { awk -v c="$1" '{ print $c }' | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
 # The first port from $1 up that nothing listens on (loopback only).
 free_port() {
   local p="$1"

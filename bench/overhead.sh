@@ -15,13 +15,16 @@
 #                                   (B) vs one with a single-attribute GSI (A), same server
 #   bench/overhead.sh baseline BIN  GetItem and PutItem, build/dynamod (B) vs another
 #                                   build (A), e.g. one from before a feature landed
+#   bench/overhead.sh faults BIN    GetItem and PutItem, a build without fault injection (A,
+#                                   e.g. the commit before it) vs build/dynamod with no fault
+#                                   rule (B) and with 20 rules that never fire (C: --faults)
 #
 # Environment: ROUNDS=5 DURATION=5 WARMUP=1 CONNS=16 KEYS=10000 MODE=in-memory|durable WORKLOADS="get put"
 #              DYNAMOD=build/dynamod LOADGEN=build/dynamod-loadgen PORT=18500
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-WHAT="${1:?usage: bench/overhead.sh metering|streams|pitr|multi-gsi|baseline BIN}"
+WHAT="${1:?usage: bench/overhead.sh metering|streams|pitr|multi-gsi|baseline BIN|faults BIN}"
 ROUNDS="${ROUNDS:-5}"
 DURATION="${DURATION:-5}"
 WARMUP="${WARMUP:-1}"
@@ -74,9 +77,6 @@ rps() {
   awk -v r="$(sed -n 's/.*"rps":\([0-9.]*\).*/\1/p' <<<"$line")" -v d="$DURATION" -v w="$WARMUP" \
     -v c="$((t1 - t0))" -v hz="$CLK_TCK" 'BEGIN { printf "%.1f %.1f\n", r, 1e6 * c / hz / (r * (d + w)) }'
 }
-
-# median COLUMN <FILE
-median() { awk -v c="$1" '{ print $c }' | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # report LABEL_A LABEL_B FILE_A FILE_B WORKLOAD
 report() {
@@ -172,6 +172,29 @@ PY
     stop
     report "GSI of 1+1 attributes" "GSI of 3+3 attributes" "$TMP/qa" "$TMP/qb" query
     report "GSI of 1+1 attributes" "GSI of 3+3 attributes" "$TMP/pa" "$TMP/pb" put
+    ;;
+  faults)
+    A_BIN="${2:?faults needs a dynamod binary without fault injection}"
+    # 20 rules that match the workload's operations but never its table: each request is
+    # read for its table and checked against all 20.
+    python3 - "$TMP/rules.json" <<'PY'
+import json, sys
+ops = ["GetItem", "PutItem"]
+rules = [{"operations": ops, "tables": ["not_bench_%d" % i], "error": "InternalServerError"} for i in range(10)]
+rules += [{"operations": ops, "tables": ["bench"], "key_prefix": "no-such-key-%d" % i, "latency_ms": 100}
+          for i in range(10)]
+json.dump(rules, open(sys.argv[1], "w"))
+PY
+    for workload in ${WORKLOADS:-get put}; do
+      : >"$TMP/a"; : >"$TMP/b"; : >"$TMP/c"
+      for _ in $(seq 1 "$ROUNDS"); do
+        start "$A_BIN"; rps "$workload" >>"$TMP/a"; stop
+        start "$DYNAMOD"; rps "$workload" >>"$TMP/b"; stop
+        start "$DYNAMOD" --faults "$TMP/rules.json"; rps "$workload" >>"$TMP/c"; stop
+      done
+      report "$A_BIN" "no rules" "$TMP/a" "$TMP/b" "$workload"
+      report "$A_BIN" "20 rules, none firing" "$TMP/a" "$TMP/c" "$workload"
+    done
     ;;
   *) echo "unknown comparison '$WHAT'" >&2; exit 2 ;;
 esac

@@ -41,6 +41,7 @@ std::optional<Config> parse_config(int argc, char** argv) {
   unsigned port = config.port;
   std::string item_collection_limit = "10GB";
   std::string metering = "on";
+  std::string control = "on";
   po::options_description desc(
       "dynamod: Amazon DynamoDB's API on your own machine.\n"
       "Every flag can also be set with an environment variable: --data-dir is DYNAMOD_DATA_DIR.\n\n"
@@ -82,7 +83,16 @@ std::optional<Config> parse_config(int argc, char** argv) {
     ("prices", po::value(&config.prices_file),
         "JSON price table for /dynamod/cost (another region's prices); by default us-east-1's.")
     ("cors-origins", po::value(&config.cors_origins)->default_value(config.cors_origins),
-        "Origins a browser may call dynamod from: * (any, as the service allows) or a comma-separated list.");
+        "Origins a browser may call dynamod from: * (any, as the service allows) or a comma-separated list.")
+    ("consistency-lag", po::value(&config.consistency_lag_ms)->default_value(config.consistency_lag_ms),
+        "Milliseconds of eventual consistency: global secondary index entries and stream records appear, and eventually "
+        "consistent reads see writes, only that long after the write; strongly consistent reads see every write at once. "
+        "0 (default): every read sees every acknowledged write. Per table at run time: POST /dynamod/consistency.")
+    ("faults", po::value(&config.faults_file),
+        "JSON file of fault rules to start with, as POST /dynamod/faults takes them (docs/testing-companion.md).")
+    ("control", po::value(&control)->default_value(control),
+        "on: the control endpoints (/dynamod/faults, /dynamod/reset, /dynamod/snapshots) accept changes; with "
+        "--credentials only SigV4-signed ones by a listed key. off: every POST and DELETE under /dynamod/ is refused.");
   // clang-format on
   po::variables_map vm;
   try {
@@ -119,6 +129,11 @@ std::optional<Config> parse_config(int argc, char** argv) {
   config.item_collection_limit = parse_size(item_collection_limit);
   if (metering != "on" && metering != "off") throw std::runtime_error("--metering must be 'on' or 'off'");
   config.metering = metering == "on";
+  if (control != "on" && control != "off") throw std::runtime_error("--control must be 'on' or 'off'");
+  config.control = control == "on";
+  if (config.consistency_lag_ms < 0 || config.consistency_lag_ms > 3600000) {
+    throw std::runtime_error("--consistency-lag must be from 0 to 3600000 milliseconds");
+  }
   if (!(config.ttl_interval_seconds > 0)) throw std::runtime_error("--ttl-interval must be a positive number of seconds");
   if (!(config.ttl_cooldown_seconds >= 0)) throw std::runtime_error("--ttl-cooldown must be zero or more seconds");
   if (!(config.resource_policy_cooldown_seconds >= 0)) {

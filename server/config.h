@@ -29,6 +29,9 @@ struct Config {
   bool metering = true;                // the ledger, access patterns and request metrics
   std::string prices_file;             // JSON price table for the cost report (default us-east-1)
   std::string cors_origins = "*";      // comma-separated origins browsers may call from, or *
+  std::string faults_file;             // fault rules to start with (docs/testing-companion.md)
+  std::int64_t consistency_lag_ms = 0;  // eventually consistent reads see the store this much older
+  bool control = true;                 // the control endpoints under /dynamod/ (faults, reset, snapshots)
 };
 
 // "64KB", "1MB", "10GB", "512" (bytes; units are powers of 1024).

@@ -134,6 +134,8 @@ asio::awaitable<void> HttpServer::serve(std::shared_ptr<Connection> connection) 
     } else {
       try {
         response = co_await handler_(request);
+      } catch (const DropConnection&) {
+        break;
       } catch (const std::exception& e) {
         spdlog::error("request handler failed: {}", e.what());
         response = HttpResponse(http::status::internal_server_error, request.version());

@@ -30,6 +30,10 @@ namespace asio = boost::asio;
 
 using HttpRequest = http::request<http::string_body>;
 using HttpResponse = http::response<http::string_body>;
+// Thrown by a request handler: the connection closes without an answer (an
+// injected fault, server/fault_rules).
+struct DropConnection {};
+
 using RequestHandler = std::function<asio::awaitable<HttpResponse>(HttpRequest&)>;
 // Builds the response sent when a request body exceeds the limit.
 using TooLargeHandler = std::function<HttpResponse(const HttpRequest&)>;

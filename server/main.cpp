@@ -16,6 +16,7 @@
 #include "metering/prices.h"
 #include "server/auth.h"
 #include "server/config.h"
+#include "server/faults_client.h"
 #include "server/http_server.h"
 #include "server/report_client.h"
 #include "server/service.h"
@@ -58,6 +59,7 @@ int run(const dynamod::Config& config) {
   store_options.item_collection_limit = config.item_collection_limit;
   store_options.ttl_cooldown_ms = static_cast<std::int64_t>(config.ttl_cooldown_seconds * 1000);
   store_options.contributor_insights_rule_limit = config.contributor_insights_rule_limit;
+  store_options.consistency_lag_ms = config.consistency_lag_ms;
   store_options.resource_policy_cooldown_ms = static_cast<std::int64_t>(config.resource_policy_cooldown_seconds * 1000);
   metering::PriceTable prices;
   if (!config.prices_file.empty()) prices = load_prices(config.prices_file);
@@ -132,6 +134,7 @@ int main(int argc, char** argv) {
   if (argc > 1 && (std::string_view(argv[1]) == "cost" || std::string_view(argv[1]) == "patterns")) {
     return dynamod::run_report_command(argc, argv);
   }
+  if (argc > 1 && std::string_view(argv[1]) == "faults") return dynamod::run_faults_command(argc, argv);
   try {
     std::optional<dynamod::Config> config = dynamod::parse_config(argc, argv);
     if (!config) return 0;

@@ -20,12 +20,9 @@ namespace http = beast::http;
 namespace po = boost::program_options;
 using simdjson::dom::element;
 
-struct Endpoint {
-  std::string host;
-  std::string port;
-};
+}  // namespace
 
-Endpoint parse_endpoint(const std::string& url) {
+ServerEndpoint parse_endpoint(const std::string& url) {
   std::string rest = url;
   if (rest.rfind("http://", 0) == 0) rest = rest.substr(7);
   else if (rest.find("://") != std::string::npos) throw std::runtime_error("only http:// endpoints are supported: " + url);
@@ -35,14 +32,18 @@ Endpoint parse_endpoint(const std::string& url) {
   return {rest.substr(0, colon), rest.substr(colon + 1)};
 }
 
-std::string fetch(const Endpoint& endpoint, http::verb method, const std::string& target) {
+std::string fetch(const ServerEndpoint& endpoint, http::verb method, const std::string& target,
+                  const std::string& body) {
   asio::io_context io;
   asio::ip::tcp::resolver resolver(io);
   beast::tcp_stream stream(io);
   stream.expires_after(std::chrono::seconds(30));
   stream.connect(resolver.resolve(endpoint.host, endpoint.port));
-  http::request<http::empty_body> request(method, target, 11);
+  http::request<http::string_body> request(method, target, 11);
   request.set(http::field::host, endpoint.host + ":" + endpoint.port);
+  if (!body.empty()) request.set(http::field::content_type, "application/json");
+  request.body() = body;
+  request.prepare_payload();
   http::write(stream, request);
   beast::flat_buffer buffer;
   http::response<http::string_body> response;
@@ -50,11 +51,13 @@ std::string fetch(const Endpoint& endpoint, http::verb method, const std::string
   beast::error_code ec;
   stream.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ec);
   if (response.result() != http::status::ok) {
-    throw std::runtime_error(fmt::format("{} {} answered {}: {}", method == http::verb::get ? "GET" : "POST", target,
+    throw std::runtime_error(fmt::format("{} {} answered {}: {}", std::string_view(http::to_string(method)), target,
                                          response.result_int(), response.body()));
   }
   return std::move(response.body());
 }
+
+namespace {
 
 std::string money(double usd) { return usd < 0.005 && usd > 0 ? fmt::format("{:.4f}", usd) : fmt::format("{:.2f}", usd); }
 
@@ -180,7 +183,7 @@ int run_report_command(int argc, char** argv) {
     return 0;
   }
   try {
-    Endpoint target = parse_endpoint(endpoint);
+    ServerEndpoint target = parse_endpoint(endpoint);
     std::string json = fetch(target, http::verb::get, "/dynamod/" + command);
     if (vm.count("json") != 0) {
       std::cout << json << "\n";
@@ -190,7 +193,7 @@ int run_report_command(int argc, char** argv) {
       print_patterns(json);
     }
     if (vm.count("reset") != 0) {
-      fetch(target, http::verb::post, "/dynamod/reset");
+      fetch(target, http::verb::post, "/dynamod/cost/reset");
       std::cout << "ledger reset\n";
     }
   } catch (const std::exception& e) {

@@ -3,13 +3,18 @@
 #include <spdlog/spdlog.h>
 #include <zlib.h>
 
+#include <fmt/ranges.h>
+
 #include <chrono>
+#include <fstream>
 #include <random>
+#include <sstream>
 
 #include "protocol/json_reader.h"
 #include "protocol/json_writer.h"
 #include "server/async_write.h"
 #include "server/content_encoding.h"
+#include "server/fault_request.h"
 #include "server/cors.h"
 #include "server/operations.h"
 #include "server/reports.h"
@@ -123,7 +128,19 @@ Service::Service(Store& store, WriteQueue& writer, Ledger& ledger, const Config&
       prices_(std::move(prices)),
       throttler_(config.throttle),
       cors_(config.cors_origins),
-      metrics_(operation_names()) {
+      metrics_(operation_names()),
+      control_(store, writer, ledger, faults_, authenticator_, config.control, config.shared_db) {
+  if (!config.faults_file.empty()) {
+    std::ifstream file(config.faults_file);
+    if (!file) throw std::runtime_error("--faults: cannot read " + config.faults_file);
+    std::stringstream text;
+    text << file.rdbuf();
+    try {
+      for (auto& rule : parse_fault_rules(text.str())) faults_.add(std::move(rule));
+    } catch (const ApiError& e) {
+      throw std::runtime_error("--faults " + config.faults_file + ": " + e.message());
+    }
+  }
   std::random_device rd;
   id_seed_ = (std::uint64_t(rd()) << 32) ^ rd();
 }
@@ -184,20 +201,24 @@ HttpResponse Service::too_large(const HttpRequest& request) {
 asio::awaitable<HttpResponse> Service::report(const HttpRequest& request) {
   const std::string_view path = std::string_view(request.target()).substr(kReportPrefix.size());
   const std::int64_t now_ms = static_cast<std::int64_t>(epoch_seconds() * 1000);
-  if (request.method() == http::verb::post && path == "reset") {
-    auto job = write_job([this, now_ms](WriteContext& w) {
-      ledger_.reset(w, now_ms);
-      return true;
-    });
-    co_await async_write(writer_, std::move(job));
-    HttpResponse response = answer(request, http::status::ok, "{}");
+  if (ControlEndpoints::handles(path)) {
+    std::variant<ControlAnswer, ApiError> outcome;
+    try {
+      outcome = co_await control_.handle(request, path);
+    } catch (ApiError& e) {
+      outcome = std::move(e);
+    }
+    if (auto* error = std::get_if<ApiError>(&outcome)) co_return error_answer(request, *error);
+    auto& [status, body] = std::get<ControlAnswer>(outcome);
+    HttpResponse response = answer(request, status, std::move(body));
     response.set(http::field::content_type, "application/json");
     co_return response;
   }
   if (request.method() != http::verb::get || (path != "metrics" && path != "cost" && path != "patterns")) {
     HttpResponse response = answer(request, http::status::not_found,
                                    "Not found. dynamod's reports: GET /dynamod/metrics, /dynamod/cost, "
-                                   "/dynamod/patterns; POST /dynamod/reset\n");
+                                   "/dynamod/patterns; POST /dynamod/cost/reset. Its control endpoints: "
+                                   "/dynamod/faults, /dynamod/reset, /dynamod/snapshots (docs/testing-companion.md)\n");
     response.set(http::field::content_type, "text/plain");
     co_return response;
   }
@@ -206,9 +227,32 @@ asio::awaitable<HttpResponse> Service::report(const HttpRequest& request) {
   std::string body = path == "metrics" ? metrics_report(inputs, metrics_)
                      : path == "cost"  ? cost_report(inputs, prices_)
                                        : patterns_report(inputs);
+  if (path == "metrics") faults_.render_metrics(body);
   HttpResponse response = answer(request, http::status::ok, std::move(body));
   response.set(http::field::content_type, path == "metrics" ? "text/plain; version=0.0.4" : "application/json");
   co_return response;
+}
+
+asio::awaitable<FaultPlan> Service::inject_faults(const HttpRequest& request, std::string_view operation,
+                                                  const Scope& scope) {
+  RequestFacts facts = request_facts(operation, request.body(), store_.catalog(), scope.ns(),
+                                     ArnContext{scope.region, scope.account_id}, faults_.needs_keys());
+  FaultPlan plan = faults_.evaluate(facts);
+  if (!plan.any()) co_return plan;
+  spdlog::debug("fault rule {} fired on {} table={}{}{}{}", fmt::join(plan.fired, ","), operation,
+                facts.tables.empty() ? std::string() : facts.tables.front(),
+                plan.delay.count() != 0 ? " delay=" + std::to_string(plan.delay.count()) + "ms" : std::string(),
+                plan.error         ? " " + std::string(error_type_name(plan.error->code()))
+                : plan.unavailable ? std::string(" ServiceUnavailable")
+                                   : std::string(),
+                plan.close ? " close" : plan.unprocessed ? " unprocessed" : "");
+  if (plan.delay.count() != 0) {
+    asio::steady_timer timer(co_await asio::this_coro::executor, plan.delay);
+    co_await timer.async_wait(asio::use_awaitable);
+  }
+  // The connection closes without an answer, as when the service's end goes away.
+  if (plan.close) throw DropConnection{};
+  co_return plan;
 }
 
 asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
@@ -268,27 +312,43 @@ asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
 
   OperationContext ctx{store_, writer_, ledger_, throttler_, Scope{identity.region, config_.account_id, config_.shared_db},
                        epoch_seconds, random_uuid, std::string(request[http::field::host]), {}};
-  auto parser = parsers_.acquire();
   std::optional<ApiError> failure;
-  std::string result;
-  try {
-    simdjson::ondemand::document doc;
-    json::object object = json::request_object(*parser, request.body(), doc);
-    Reply reply = co_await handler(ctx, object);
-    if (reply.ok()) {
-      result = std::move(reply.value());
-    } else {
-      failure = std::move(reply.error());
+  std::optional<BatchHoldback> held_back;
+  // With no fault rules, this branch is all they cost.
+  if (faults_.active()) [[unlikely]] {
+    FaultPlan plan = co_await inject_faults(request, operation, ctx.scope);
+    if (plan.unavailable) {
+      co_return answer(request, static_cast<http::status>(kServiceUnavailableStatus), service_unavailable_body(plan.message));
     }
-  } catch (ApiError& e) {
-    failure = std::move(e);
-  } catch (const simdjson::simdjson_error&) {
-    failure = ApiError::serialization("");
-  } catch (const std::exception& e) {
-    spdlog::error("{} failed: {}", operation, e.what());
-    failure = ApiError::internal("Internal server error");
+    failure = std::move(plan.error);
+    if (plan.unprocessed) {
+      held_back = hold_back(operation, request.body(), *plan.unprocessed);
+      if (held_back) request.body() = held_back->request_body;
+    }
   }
-  parsers_.release(std::move(parser));
+  std::string result;
+  if (!failure) {
+    auto parser = parsers_.acquire();
+    try {
+      simdjson::ondemand::document doc;
+      json::object object = json::request_object(*parser, request.body(), doc);
+      Reply reply = co_await handler(ctx, object);
+      if (reply.ok()) {
+        result = std::move(reply.value());
+      } else {
+        failure = std::move(reply.error());
+      }
+    } catch (ApiError& e) {
+      failure = std::move(e);
+    } catch (const simdjson::simdjson_error&) {
+      failure = ApiError::serialization("");
+    } catch (const std::exception& e) {
+      spdlog::error("{} failed: {}", operation, e.what());
+      failure = ApiError::internal("Internal server error");
+    }
+    parsers_.release(std::move(parser));
+    if (held_back && !failure) result = add_unprocessed(operation, result, *held_back);
+  }
 
   HttpResponse response = failure ? error_answer(request, *failure) : answer(request, http::status::ok, std::move(result));
   const auto elapsed = std::chrono::steady_clock::now() - started;

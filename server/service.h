@@ -14,12 +14,15 @@
 #include "metering/prices.h"
 #include "server/auth.h"
 #include "server/config.h"
+#include "server/control.h"
+#include "server/fault_rules.h"
 #include "server/cors.h"
 #include "server/http_headers.h"
 #include "server/http_server.h"
 #include "server/request_metrics.h"
 #include "server/throttler.h"
 #include "storage/ledger.h"
+#include "storage/scope.h"
 #include "storage/store.h"
 #include "storage/write_queue.h"
 
@@ -48,8 +51,11 @@ class Service {
 
   HttpResponse answer(const HttpRequest& request, http::status status, std::string body);
   HttpResponse error_answer(const HttpRequest& request, const ApiError& error);
-  // GET /dynamod/metrics, /dynamod/cost, /dynamod/patterns; POST /dynamod/reset.
+  // GET /dynamod/metrics, /dynamod/cost, /dynamod/patterns; the control endpoints (server/control).
   asio::awaitable<HttpResponse> report(const HttpRequest& request);
+  // The fault rules that fire on a request: their delay is waited here, and a
+  // rule that closes the connection throws DropConnection.
+  asio::awaitable<FaultPlan> inject_faults(const HttpRequest& request, std::string_view operation, const Scope& scope);
   std::string next_request_id();
 
   Store& store_;
@@ -63,6 +69,8 @@ class Service {
   RequestMetrics metrics_;
   ParserPool parsers_;
   DateHeader date_;
+  FaultRules faults_;
+  ControlEndpoints control_;
   std::uint64_t id_seed_;
   std::atomic<std::uint64_t> id_counter_{0};
 };

@@ -57,8 +57,8 @@ metering::ThroughputSettings settings_of(const TableSchema& schema) {
   return s;
 }
 
-// The service's answer to a throttle: the exception, its message and the
-// reasons list (whose member is spelled differently per exception).
+}  // namespace
+
 ApiError throttle_error(const Throttle& t, const std::string& table_arn) {
   std::string reason = t.index.empty() ? "Table" : "Index";
   reason += t.read ? "Read" : "Write";
@@ -108,8 +108,6 @@ ApiError throttle_error(const Throttle& t, const std::string& table_arn) {
   error.set_extra_json(members.substr(1, members.size() - 2));
   return error;
 }
-
-}  // namespace
 
 Throttler::Throttler(bool enabled) : enabled_(enabled) {}
 

@@ -18,6 +18,11 @@
 
 namespace dynamod {
 
+// The service's answer to a throttle: the exception, its message and the
+// reasons list (whose member is spelled differently per exception). Also what
+// an injected throttling fault answers (server/fault_rules).
+ApiError throttle_error(const metering::Throttle& t, const std::string& table_arn);
+
 class Throttler {
  public:
   explicit Throttler(bool enabled);

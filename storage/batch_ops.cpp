@@ -82,11 +82,12 @@ BatchGetResult batch_get_item(Store& store, const Scope& scope, const BatchGetIt
 
   BatchGetResult result;
   result.return_consumed_capacity = request.return_consumed_capacity;
-  auto txn = store.read();
   std::uint64_t response_bytes = 0;
   for (std::size_t i = 0; i < plans.size(); ++i) {
     const Plan& plan = plans[i];
     const BatchGetTable& t = request.tables[i];
+    // Each table as its reads see it: with --consistency-lag, eventually consistent ones lag.
+    auto txn = t.consistent_read ? store.read() : store.read_eventually(*plan.table);
     auto mode = t.consistent_read ? metering::ReadMode::Strong : metering::ReadMode::Eventual;
     std::vector<std::string> items;
     ConsumedCapacity consumed;

@@ -142,7 +142,7 @@ GetItemResult get_item(Store& store, const Scope& scope, const GetItemRequest& r
   result.return_consumed_capacity = request.return_consumed_capacity;
   std::uint64_t size = 0;
   {
-    auto txn = store.read();
+    auto txn = request.consistent_read ? store.read() : store.read_eventually(*table);
     if (auto record = find_record(txn, store.dbs().items, at)) {
       size = items::metered_size(*record);
       result.item_json = projection ? render_item(expr::project(items::decode(*record, store.names()), *projection))

@@ -38,7 +38,7 @@ std::optional<std::string_view> TxnBase::get(Dbi dbi, std::string_view key) cons
 Cursor TxnBase::cursor(Dbi dbi) const { return Cursor(txn_, dbi); }
 
 ReadTxn::~ReadTxn() {
-  if (txn_ != nullptr) pool_->give_back(txn_);
+  if (txn_ != nullptr && pool_ != nullptr) pool_->give_back(txn_);
 }
 
 ReadTxnPool::~ReadTxnPool() {
@@ -88,6 +88,12 @@ void WriteTxn::put(Dbi dbi, std::string_view key, std::string_view value) {
   MDB_val k = to_val(key);
   MDB_val v = to_val(value);
   check(mdb_put(txn_, dbi, &k, &v, 0), "mdb_put");
+}
+
+void WriteTxn::append(Dbi dbi, std::string_view key, std::string_view value) {
+  MDB_val k = to_val(key);
+  MDB_val v = to_val(value);
+  check(mdb_put(txn_, dbi, &k, &v, MDB_APPEND), "mdb_put(MDB_APPEND)");
 }
 
 bool WriteTxn::del(Dbi dbi, std::string_view key) {

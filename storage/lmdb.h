@@ -8,6 +8,7 @@
 
 #include <lmdb.h>
 
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -80,13 +81,21 @@ class ReadTxnPool;
 // freed) when it goes out of scope, so the next reader only renews it.
 class ReadTxn : public TxnBase {
  public:
-  ReadTxn(ReadTxn&& other) noexcept : TxnBase(std::move(other)), pool_(other.pool_) {}
+  ReadTxn(ReadTxn&& other) noexcept
+      : TxnBase(std::move(other)), pool_(other.pool_), hold_(std::move(other.hold_)) {}
   ~ReadTxn();
+
+  // A transaction someone else owns (an older view of the store kept for
+  // --consistency-lag), used while `hold` lives: `hold` keeps the transaction
+  // open and gives this reader the use of it alone.
+  static ReadTxn borrowed(MDB_txn* txn, std::shared_ptr<void> hold) { return ReadTxn(txn, nullptr, std::move(hold)); }
 
  private:
   friend class ReadTxnPool;
-  ReadTxn(MDB_txn* txn, ReadTxnPool* pool) : TxnBase(txn), pool_(pool) {}
+  ReadTxn(MDB_txn* txn, ReadTxnPool* pool, std::shared_ptr<void> hold = nullptr)
+      : TxnBase(txn), pool_(pool), hold_(std::move(hold)) {}
   ReadTxnPool* pool_;
+  std::shared_ptr<void> hold_;
 };
 
 class ReadTxnPool {
@@ -116,6 +125,9 @@ class WriteTxn : public TxnBase {
   // Opens (creating if needed) a named database.
   Dbi open_db(const char* name);
   void put(Dbi dbi, std::string_view key, std::string_view value);
+  // Puts an entry whose key sorts after every key of the database (MDB_APPEND:
+  // no search; a restore refills databases this way).
+  void append(Dbi dbi, std::string_view key, std::string_view value);
   // Returns false if the key was not there.
   bool del(Dbi dbi, std::string_view key);
   // Deletes every entry of a database (keeping the database).

@@ -332,7 +332,7 @@ ReadResult run_query(Store& store, const Table& table, const ReadSpec& spec) {
     start_after = start_key_of(target, *spec.exclusive_start_key);
   }
 
-  auto txn = store.read();
+  auto txn = spec.consistent ? store.read() : store.read_eventually(table);
   Page page(spec, target, txn, store);
   bool stopped_early = false;
   for (; partition != partitions.end() && !stopped_early; ++partition) {
@@ -359,7 +359,7 @@ ReadResult run_scan(Store& store, const Table& table, const ReadSpec& spec) {
     }
   }
 
-  auto txn = store.read();
+  auto txn = spec.consistent ? store.read() : store.read_eventually(table);
   auto cursor = txn.cursor(target.dbi);
   auto entry = cursor.seek(start_after ? *start_after : begin);
   if (entry && start_after && entry->first == *start_after) entry = cursor.next();

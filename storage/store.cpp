@@ -113,7 +113,10 @@ Store::Store(const StoreOptions& options)
     names_.load(txn, dbs_.names);
     txn.commit();
     load_catalog();
+    // After the databases exist: its views are read transactions that must see them.
+    lagged_reads_ = std::make_unique<LaggedReads>(*env_, options.consistency_lag_ms, clock_);
   } catch (...) {
+    lagged_reads_.reset();
     read_pool_.reset();
     env_.reset();
     if (options.in_memory) std::filesystem::remove_all(path_);
@@ -122,6 +125,12 @@ Store::Store(const StoreOptions& options)
   // LMDB keeps its files open and mapped: unlinked now, they vanish with the
   // process however it ends, so a killed test server leaves no tmpfs behind.
   if (options.in_memory) std::filesystem::remove_all(path_);
+}
+
+lmdb::ReadTxn Store::read_eventually(const Table& table) {
+  if (!lagged_reads_->active()) return read();
+  const std::int64_t lag = lagged_reads_->lag_of(table.ns, table.schema.name);
+  return lag > 0 ? lagged_reads_->view(lag) : read();
 }
 
 void Store::save_sequence_number(lmdb::WriteTxn& txn) const {
@@ -157,6 +166,11 @@ std::shared_ptr<TableStats> Store::load_stats(const lmdb::TxnBase& txn, std::uin
 
 void Store::load_catalog() {
   auto txn = read();
+  for (TablePtr& table : read_catalog(txn)) catalog_.put(std::move(table));
+}
+
+std::vector<TablePtr> Store::read_catalog(const lmdb::TxnBase& txn) const {
+  std::vector<TablePtr> tables;
   auto cursor = txn.cursor(dbs_.catalog);
   for (auto entry = cursor.first(); entry; entry = cursor.next()) {
     std::string_view key = entry->first;
@@ -168,8 +182,9 @@ void Store::load_catalog() {
     for (const auto* family : {&table->schema.local_indexes, &table->schema.global_indexes}) {
       for (const auto& index : *family) table->index_stats[index.id] = load_stats(txn, index.id);
     }
-    catalog_.put(std::move(table));
+    tables.push_back(std::move(table));
   }
+  return tables;
 }
 
 }  // namespace dynamod

@@ -19,10 +19,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "storage/attribute_names.h"
 #include "storage/catalog.h"
 #include "storage/directory_lock.h"
+#include "storage/lagged_reads.h"
 #include "storage/lmdb.h"
 
 namespace dynamod {
@@ -42,6 +44,8 @@ struct StoreOptions {
   std::int64_t contributor_insights_rule_limit = 100;
   // After a change of a resource policy the service refuses another for 15 seconds.
   std::int64_t resource_policy_cooldown_ms = 15000;
+  // --consistency-lag: eventually consistent reads see the store as it was this long ago.
+  std::int64_t consistency_lag_ms = 0;
 };
 
 struct Databases {
@@ -73,6 +77,10 @@ class Store {
   // Item records refer to top-level attribute names by number (item_codec.h).
   AttributeNames& names() { return names_; }
   lmdb::ReadTxn read() { return read_pool_->begin(); }
+  // An eventually consistent read of `table`: with --consistency-lag, the
+  // store as it was that long ago (storage/lagged_reads.h); otherwise read().
+  lmdb::ReadTxn read_eventually(const Table& table);
+  LaggedReads& lagged_reads() { return *lagged_reads_; }
   const std::filesystem::path& path() const { return path_; }
   std::uint64_t item_collection_limit() const { return item_collection_limit_; }
   std::int64_t ttl_cooldown_ms() const { return ttl_cooldown_ms_; }
@@ -91,6 +99,10 @@ class Store {
   static std::string catalog_key(std::string_view ns, std::string_view name);
   static std::string stats_key(std::uint32_t table_id);
 
+  // Every table the catalog database of `txn` holds, with its counters (at
+  // open, and after a snapshot's restore).
+  std::vector<TablePtr> read_catalog(const lmdb::TxnBase& txn) const;
+
  private:
   void load_catalog();
   std::shared_ptr<TableStats> load_stats(const lmdb::TxnBase& txn, std::uint32_t key_space) const;
@@ -108,6 +120,7 @@ class Store {
   Databases dbs_{};
   Catalog catalog_;
   AttributeNames names_;
+  std::unique_ptr<LaggedReads> lagged_reads_;
 };
 
 }  // namespace dynamod

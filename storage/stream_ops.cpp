@@ -183,10 +183,17 @@ GetRecordsResult get_records(Store& store, const Scope& scope, const GetRecordsR
   std::string prefix = streams::stream_key(s->id);
   std::uint64_t next = it->position;
   std::size_t bytes = 0;
+  // With --consistency-lag a record appears once it is that old.
+  const std::int64_t lag = store.lagged_reads().active() ? store.lagged_reads().lag_of(s->ns, s->table) : 0;
   auto cursor = txn.cursor(store.dbs().stream_records);
   for (auto e = cursor.seek(streams::record_key(s->id, it->position));
        e && e->first.substr(0, prefix.size()) == prefix && result.records.size() < limit && bytes < kPageBytes;
        e = cursor.next()) {
+    if (lag > 0 && e->second.size() >= 8) {
+      std::int64_t written_ms = 0;
+      std::memcpy(&written_ms, e->second.data(), 8);
+      if (written_ms > now - lag) break;
+    }
     const std::uint64_t sequence = keys::read_u64(e->first.substr(prefix.size()));
     result.records.emplace_back(e->second.substr(8));
     bytes += e->second.size();

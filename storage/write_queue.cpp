@@ -45,6 +45,16 @@ void WriteContext::stage_table(TablePtr table) {
 
 void WriteContext::stage_drop(const std::string& ns, const std::string& name) { staged_tables_[{ns, name}] = nullptr; }
 
+void WriteContext::discard_stats_of(std::uint32_t key_space) {
+  std::erase_if(stats_, [key_space](const auto& entry) { return entry.second.table_id == key_space; });
+}
+
+void WriteContext::replace_tables(const std::vector<TablePtr>& tables) {
+  staged_tables_.clear();
+  for (const TablePtr& table : store_.catalog().all()) stage_drop(table->ns, table->schema.name);
+  for (const TablePtr& table : tables) stage_table(table);
+}
+
 void WriteContext::flush_stats() {
   if (used_sequence_numbers_) store_.save_sequence_number(txn_);
   // Every job of the group was encoded before this point, so this saves every
@@ -170,12 +180,21 @@ void WriteQueue::run_group(std::vector<std::unique_ptr<WriteJob>>& jobs) {
 
 bool WriteQueue::try_group(std::vector<std::unique_ptr<WriteJob>>& jobs) {
   try {
+    // --consistency-lag: a commit that no view shows yet (it came within the
+    // views' resolution of the last one) gets its view now, before this group
+    // changes the store; without this, a quiet spell followed by a write would
+    // leave that commit visible only from the later write's view on. view()
+    // opens it as a side effect; the view it lends is handed back at once.
+    if (store_.lagged_reads().active()) store_.lagged_reads().view(0);
     lmdb::WriteTxn txn(store_.env());
     WriteContext ctx(store_, txn, *this);
     for (auto& job : jobs) job->run(ctx);
     ctx.flush_stats();
+    const std::uint64_t txn_id = mdb_txn_id(txn.get());
     const auto started = std::chrono::steady_clock::now();
     txn.commit();
+    // --consistency-lag keeps views of the store as of its commits.
+    if (store_.lagged_reads().active()) store_.lagged_reads().committed(txn_id);
     const auto took = std::chrono::steady_clock::now() - started;
     commits_.fetch_add(1, std::memory_order_relaxed);
     committed_requests_.fetch_add(jobs.size(), std::memory_order_relaxed);

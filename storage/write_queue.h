@@ -58,6 +58,14 @@ class WriteContext {
   void add_stats(const Table& table, std::int64_t items, std::int64_t bytes) {
     add_stats(table.stats, table.schema.id, items, bytes);
   }
+  // A restore replaces every table and its counters: the changes earlier jobs
+  // of the group counted no longer apply to anything.
+  void discard_stats() { stats_.clear(); }
+  // A reset empties one table or index (`key_space`): the same, for its counters only.
+  void discard_stats_of(std::uint32_t key_space);
+  // A restore: the tables of the group become `tables`, and no others (the
+  // tables staged by earlier jobs of the group go too).
+  void replace_tables(const std::vector<TablePtr>& tables);
   // Runs after a successful commit (for in-memory state such as the catalog view).
   void after_commit(std::function<void()> action) { after_commit_.push_back(std::move(action)); }
 

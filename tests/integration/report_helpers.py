@@ -2,7 +2,7 @@
 test_throttling.py). No fixtures here (see conftest.py).
 
 dynamod-specific: GET /dynamod/metrics (Prometheus text), GET /dynamod/cost, GET /dynamod/patterns,
-POST /dynamod/reset (none needs SigV4), the cost arithmetic at us-east-1's list prices, and a
+POST /dynamod/cost/reset (none needs SigV4 without --credentials), the cost arithmetic at us-east-1's list prices, and a
 keep-alive SigV4 client for loops that must send many requests quickly and read raw error bodies
 (ThrottlingReasons is not exposed by every botocore version).
 """
@@ -93,8 +93,8 @@ def get_patterns(endpoint):
 
 
 def post_reset(endpoint):
-    status, _, body = http_call(endpoint, "POST", "/dynamod/reset")
-    assert status == 200, "POST /dynamod/reset: HTTP %s %r" % (status, body[:500])
+    status, _, body = http_call(endpoint, "POST", "/dynamod/cost/reset")
+    assert status == 200, "POST /dynamod/cost/reset: HTTP %s %r" % (status, body[:500])
 
 
 def get_metrics(endpoint):

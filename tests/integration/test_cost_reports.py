@@ -1,5 +1,5 @@
 """dynamod's ledger and its reports: GET /dynamod/metrics (Prometheus text), GET /dynamod/cost,
-GET /dynamod/patterns, POST /dynamod/reset; the ledger's persistence in --data-dir; what is and is
+GET /dynamod/patterns, POST /dynamod/cost/reset; the ledger's persistence in --data-dir; what is and is
 not charged (TTL deletions, GSI backfills, sparse GSIs, failed conditions); --prices; and the
 `dynamod cost` / `dynamod patterns` commands.
 
