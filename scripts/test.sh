@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: unit tests (doctest via
 # ctest), the integration suite (pytest + boto3 against a dynamod it starts),
-# the AWS CLI and JavaScript SDK smoke tests, and the docker files' checks.
+# the AWS CLI and JavaScript SDK smoke tests, the web console in headless Chromium,
+# and the docker files' checks.
 # Ends with one line: "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -52,6 +53,7 @@ fi
 
 step "AWS CLI smoke test" tests/smoke/aws_cli.sh
 step "JavaScript SDK smoke test" tests/smoke/js/run.sh
+step "web console (Chromium)" tests/console/run.sh
 step "docker files" tests/docker/check.sh
 
 echo

@@ -41,6 +41,7 @@ std::optional<Config> parse_config(int argc, char** argv) {
   unsigned port = config.port;
   std::string item_collection_limit = "10GB";
   std::string metering = "on";
+  std::string console = "on";
   po::options_description desc(
       "dynamod: Amazon DynamoDB's API on your own machine.\n"
       "Every flag can also be set with an environment variable: --data-dir is DYNAMOD_DATA_DIR.\n\n"
@@ -82,7 +83,9 @@ std::optional<Config> parse_config(int argc, char** argv) {
     ("prices", po::value(&config.prices_file),
         "JSON price table for /dynamod/cost (another region's prices); by default us-east-1's.")
     ("cors-origins", po::value(&config.cors_origins)->default_value(config.cors_origins),
-        "Origins a browser may call dynamod from: * (any, as the service allows) or a comma-separated list.");
+        "Origins a browser may call dynamod from: * (any, as the service allows) or a comma-separated list.")
+    ("console", po::value(&console)->default_value(console),
+        "on: serve the web console at /dynamod/console (it signs its requests when --credentials is given). off: no console.");
   // clang-format on
   po::variables_map vm;
   try {
@@ -119,6 +122,8 @@ std::optional<Config> parse_config(int argc, char** argv) {
   config.item_collection_limit = parse_size(item_collection_limit);
   if (metering != "on" && metering != "off") throw std::runtime_error("--metering must be 'on' or 'off'");
   config.metering = metering == "on";
+  if (console != "on" && console != "off") throw std::runtime_error("--console must be 'on' or 'off'");
+  config.console = console == "on";
   if (!(config.ttl_interval_seconds > 0)) throw std::runtime_error("--ttl-interval must be a positive number of seconds");
   if (!(config.ttl_cooldown_seconds >= 0)) throw std::runtime_error("--ttl-cooldown must be zero or more seconds");
   if (!(config.resource_policy_cooldown_seconds >= 0)) {

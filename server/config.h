@@ -29,6 +29,7 @@ struct Config {
   bool metering = true;                // the ledger, access patterns and request metrics
   std::string prices_file;             // JSON price table for the cost report (default us-east-1)
   std::string cors_origins = "*";      // comma-separated origins browsers may call from, or *
+  bool console = true;                 // the web console at /dynamod/console
 };
 
 // "64KB", "1MB", "10GB", "512" (bytes; units are powers of 1024).

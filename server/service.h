@@ -49,6 +49,8 @@ class Service {
   HttpResponse error_answer(const HttpRequest& request, const ApiError& error);
   // GET /dynamod/metrics, /dynamod/cost, /dynamod/patterns; POST /dynamod/reset.
   asio::awaitable<HttpResponse> report(const HttpRequest& request);
+  // GET /dynamod/console and its files (server/console.h).
+  HttpResponse console(const HttpRequest& request);
   std::string next_request_id();
 
   Store& store_;
