@@ -4,7 +4,7 @@
 
 namespace dynamod::metering {
 
-void HotKeys::add(std::string_view key, double units) {
+void HotKeys::add(const AttributeValue& key, double units) {
   Entry* smallest = nullptr;
   for (std::size_t i = 0; i < used_; ++i) {
     Entry& e = entries_[i];
@@ -16,11 +16,11 @@ void HotKeys::add(std::string_view key, double units) {
     if (smallest == nullptr || e.units < smallest->units) smallest = &e;
   }
   if (used_ < kCounters) {
-    entries_[used_++] = Entry{std::string(key), units, 0, 1};
+    entries_[used_++] = Entry{key, units, 0, 1};
     return;
   }
   // The new key takes the smallest counter and inherits its count as error.
-  smallest->key.assign(key);
+  smallest->key = key;
   smallest->error = smallest->units;
   smallest->units += units;
   smallest->requests = 1;

@@ -7,9 +7,9 @@
 
 #include <array>
 #include <cstdint>
-#include <string>
-#include <string_view>
 #include <vector>
+
+#include "protocol/attribute_value.h"
 
 namespace dynamod::metering {
 
@@ -18,13 +18,14 @@ class HotKeys {
   static constexpr std::size_t kCounters = 16;
 
   struct Entry {
-    std::string key;  // the partition key value, as DynamoDB JSON
-    double units = 0;  // read + write units, an upper bound
-    double error = 0;  // by how much `units` may overstate
-    std::uint64_t requests = 0;
+    AttributeValue key;  // the partition key value
+    double units = 0;    // read + write units, an upper bound
+    double error = 0;    // by how much `units` may overstate
+    std::uint64_t requests = 0;  // since the key took its counter
   };
 
-  void add(std::string_view key, double units);
+  // Copies the key only when it takes a counter (into that counter's storage).
+  void add(const AttributeValue& key, double units);
   // The keys held, the most units first.
   std::vector<Entry> top() const;
 

@@ -81,7 +81,7 @@ std::string hot_keys_report(const Ledger& ledger) {
     for (const metering::HotKeys::Entry& e : line.keys) {
       out.begin_object();
       out.key("key");
-      out.raw(e.key);  // DynamoDB JSON, as rendered when recorded
+      encode_attribute_value(out, e.key);
       out.key("units");
       out.real(e.units);
       out.key("error");

@@ -1,7 +1,6 @@
 #include "server/usage.h"
 
 #include "metering/access_pattern.h"
-#include "protocol/attribute_json.h"
 #include "protocol/responses.h"
 #include "server/throttler.h"
 
@@ -75,13 +74,7 @@ std::optional<ApiError> admit_transaction(OperationContext& ctx, const TransactG
 
 void account(OperationContext& ctx, std::string_view operation, const Table* table, const ConsumedCapacity& consumed,
              const AttributeValue* partition, bool index_key) {
-  std::string key_json;
-  if (partition != nullptr && !index_key && ctx.ledger.recording()) {
-    JsonWriter out;
-    encode_attribute_value(out, *partition);
-    key_json = out.take();
-  }
-  ctx.ledger.record(ctx.scope.ns(), operation, consumed, now_ms(ctx), key_json);
+  ctx.ledger.record(ctx.scope.ns(), operation, consumed, now_ms(ctx), index_key ? nullptr : partition);
   if (table != nullptr) ctx.throttler.charge(*table, consumed, partition);
 }
 

@@ -171,7 +171,7 @@ void Ledger::add(LiveUsage& live, double read, double write, bool count_request,
 }
 
 void Ledger::record(std::string_view ns, std::string_view operation, const ConsumedCapacity& consumed,
-                    std::int64_t now_ms, std::string_view partition_key) {
+                    std::int64_t now_ms, const AttributeValue* partition_key) {
   if (!recording_ || consumed.table_name.empty()) return;  // (or failed before it reached a table)
   const std::int64_t second = now_ms / 1000;
   const std::string_view table = consumed.table_name;
@@ -189,9 +189,9 @@ void Ledger::record(std::string_view ns, std::string_view operation, const Consu
   LiveUsage& whole = all_operations(ns, table, {});
   add(whole, table_read, table_write, true, second);
   whole.series->add(now_ms, table_read, table_write, true);
-  if (!partition_key.empty()) {
+  if (partition_key != nullptr) {
     if (!whole.hot_keys) whole.hot_keys = std::make_unique<metering::HotKeys>();
-    whole.hot_keys->add(partition_key, consumed.total());
+    whole.hot_keys->add(*partition_key, consumed.total());
   }
   for (const auto& index : consumed.global_indexes) {
     add(entry({ns, table, index.index_name, operation}), index.read_units, index.write_units, false, second);

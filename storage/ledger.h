@@ -96,9 +96,9 @@ class Ledger {
   Ledger& operator=(const Ledger&) = delete;
 
   // The units of one request against one table and its indexes;
-  // `partition_key` (DynamoDB JSON, empty if none) counts toward the hot keys.
+  // `partition_key` (the table's, if the request had one) counts toward the hot keys.
   void record(std::string_view ns, std::string_view operation, const ConsumedCapacity& consumed,
-              std::int64_t now_ms, std::string_view partition_key = {});
+              std::int64_t now_ms, const AttributeValue* partition_key = nullptr);
   // A request the throughput model refused (--throttle), against a table or
   // one of its global indexes (index empty: the table).
   void record_throttled(std::string_view ns, std::string_view table, std::string_view index, std::int64_t now_ms);

@@ -3,7 +3,7 @@
 // library: the console needs two shapes, and SVG draws them exactly.
 
 const NS = "http://www.w3.org/2000/svg";
-const W = 640, H = 180, LEFT = 48, RIGHT = 10, TOP = 10, BOTTOM = 22;
+const W = 520, H = 170, LEFT = 48, RIGHT = 10, TOP = 10, BOTTOM = 22;
 
 function s(tag, attrs = {}, ...children) {
   const el = document.createElementNS(NS, tag);
@@ -71,9 +71,9 @@ export function timeChart({ points, from, to, intervalMs, label }) {
 
 // rows: [{label, value}] against `limit`, longest first.
 export function limitBars({ rows, limit, format }) {
-  const rowH = 20, labelW = 200;
+  const rowH = 20, labelW = 160;
   const height = rows.length * rowH + 24;
-  const svg = s("svg", { class: "chart", viewBox: `0 0 ${W} ${height}`, role: "img", "data-points": rows.length });
+  const svg = s("svg", { class: "chart bars", viewBox: `0 0 ${W} ${height}`, role: "img", "data-points": rows.length });
   const max = Math.max(limit, ...rows.map((r) => r.value));
   const x = (v) => labelW + (v / max) * (W - labelW - RIGHT - 70);
   rows.forEach((r, i) => {

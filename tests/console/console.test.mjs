@@ -262,6 +262,8 @@ try {
     assert.ok((await page.locator("#collections svg").getAttribute("data-points")) > 0);
     assert.match(await page.locator("#collections").innerText(), /c1/);
     await shot("06-cost");
+    // The first screen alone, as docs/console-cost.png shows it.
+    await page.screenshot({ path: path.join(OUTPUT_DIR, "06-cost-first-screen.png") });
     await page.selectOption("#resolution", "minute");
     await page.waitForFunction(() => document.querySelector("#resolution")?.value === "minute" &&
       Number(document.querySelector('#charts .chart-block[data-table="Orders"] svg')?.dataset.points) > 0);

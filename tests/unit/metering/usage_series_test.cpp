@@ -6,11 +6,13 @@
 #include "metering/usage_series.h"
 
 using namespace dynamod::metering;
+using dynamod::AttributeValue;
 using Resolution = UsageSeries::Resolution;
 
 namespace {
 constexpr std::int64_t kStart = 1'780'000'020'000;  // a whole minute, in ms
 static_assert(kStart % 60000 == 0);
+AttributeValue s(std::string text) { return AttributeValue::string(std::move(text)); }
 }  // namespace
 
 TEST_CASE("a second's units, requests and throttles land in one bucket") {
@@ -86,17 +88,17 @@ TEST_CASE("the day by the minute forgets what is older than a day") {
 
 TEST_CASE("hot keys keep the heaviest partition keys") {
   HotKeys hot;
-  for (int i = 0; i < 100; ++i) hot.add("{\"S\":\"hot\"}", 1);
-  for (int i = 0; i < 40; ++i) hot.add("{\"S\":\"warm\"}", 1);
+  for (int i = 0; i < 100; ++i) hot.add(s("hot"), 1);
+  for (int i = 0; i < 40; ++i) hot.add(s("warm"), 1);
   // Many keys read once each: they churn through the smallest counters.
-  for (int i = 0; i < 200; ++i) hot.add("{\"S\":\"cold" + std::to_string(i) + "\"}", 0.5);
+  for (int i = 0; i < 200; ++i) hot.add(s("cold" + std::to_string(i)), 0.5);
   auto top = hot.top();
   REQUIRE(top.size() == HotKeys::kCounters);
-  CHECK(top[0].key == "{\"S\":\"hot\"}");
+  CHECK(top[0].key == s("hot"));
   CHECK(top[0].units == 100);
   CHECK(top[0].error == 0);
   CHECK(top[0].requests == 100);
-  CHECK(top[1].key == "{\"S\":\"warm\"}");
+  CHECK(top[1].key == s("warm"));
   CHECK(top[1].units == 40);
   // A churned counter overstates by at most its error.
   for (std::size_t i = 2; i < top.size(); ++i) CHECK(top[i].units - top[i].error <= 0.5);
@@ -104,14 +106,14 @@ TEST_CASE("hot keys keep the heaviest partition keys") {
 
 TEST_CASE("hot keys below the counter count are exact") {
   HotKeys hot;
-  hot.add("a", 1);
-  hot.add("b", 3);
-  hot.add("a", 1);
+  hot.add(s("a"), 1);
+  hot.add(s("b"), 3);
+  hot.add(s("a"), 1);
   auto top = hot.top();
   REQUIRE(top.size() == 2);
-  CHECK(top[0].key == "b");
+  CHECK(top[0].key == s("b"));
   CHECK(top[0].units == 3);
-  CHECK(top[1].key == "a");
+  CHECK(top[1].key == s("a"));
   CHECK(top[1].units == 2);
   CHECK(top[1].requests == 2);
 }
