@@ -30,7 +30,12 @@ class HotKeys {
   std::vector<Entry> top() const;
 
  private:
+  // A hash of each counter's key: a request's key is compared with the keys
+  // whose hash matches only (most requests miss every counter).
+  static std::uint64_t fingerprint(const AttributeValue& key);
+
   std::array<Entry, kCounters> entries_{};
+  std::array<std::uint64_t, kCounters> fingerprints_{};
   std::size_t used_ = 0;
 };
 
