@@ -2,14 +2,15 @@
 # Installs the Debian packages dynamod needs that are missing.
 #   scripts/install-deps.sh build   compilers and libraries
 #   scripts/install-deps.sh test    also what the tests use (pytest, boto3, AWS CLI, Node.js, docker-compose,
-#                                   clang and its sanitizer runtime for the fuzzers) and clang-format (make format)
+#                                   clang and its sanitizer runtime for the fuzzers, clang-format (make format),
+#                                   Chromium for the console's browser test)
 # Runs apt-get as root (or through sudo); does nothing when all is there.
 set -euo pipefail
 mode="${1:-build}"
 
 build_packages=(g++ cmake make ccache libboost1.81-dev libboost-program-options1.81-dev libsimdjson-dev
   libspdlog-dev libfmt-dev liblmdb-dev libxxhash-dev doctest-dev libssl-dev zlib1g-dev)
-test_packages=(python3 python3-pytest curl docker-compose clang-14 libclang-rt-14-dev clang-format)
+test_packages=(python3 python3-pytest curl docker-compose clang-14 libclang-rt-14-dev clang-format chromium)
 
 packages=("${build_packages[@]}")
 if [ "$mode" = test ]; then

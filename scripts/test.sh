@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: unit tests (doctest via
 # ctest), the integration suite (pytest + boto3 against a dynamod it starts),
-# the AWS CLI, JavaScript SDK and ElectroDB smoke tests, the docker files' checks,
-# and a short run of each fuzzer.
+# the AWS CLI, JavaScript SDK and ElectroDB smoke tests, the web console in headless
+# Chromium, the docker files' checks, and a short run of each fuzzer.
 # Ends with one line: "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -54,6 +54,7 @@ fi
 step "AWS CLI smoke test" tests/smoke/aws_cli.sh
 step "JavaScript SDK smoke test" tests/smoke/js/run.sh
 step "ElectroDB smoke test" tests/smoke/electrodb/run.sh
+step "web console (Chromium)" tests/console/run.sh
 step "docker files" tests/docker/check.sh
 # Each fuzzer from the committed seeds for a short, bounded time: a decoding
 # regression (a crash, a hang, a sanitizer report) fails the run.

@@ -42,6 +42,7 @@ std::optional<Config> parse_config(int argc, char** argv) {
   std::string item_collection_limit = "10GB";
   std::string metering = "on";
   std::string control = "on";
+  std::string console = "on";
   po::options_description desc(
       "dynamod: Amazon DynamoDB's API on your own machine.\n"
       "Every flag can also be set with an environment variable: --data-dir is DYNAMOD_DATA_DIR.\n\n"
@@ -93,6 +94,8 @@ std::optional<Config> parse_config(int argc, char** argv) {
     ("control", po::value(&control)->default_value(control),
         "on: the control endpoints (/dynamod/faults, /dynamod/reset, /dynamod/snapshots) accept changes; with "
         "--credentials only SigV4-signed ones by a listed key. off: every POST and DELETE under /dynamod/ is refused.");
+    ("console", po::value(&console)->default_value(console),
+        "on: serve the web console at /dynamod/console (it signs its requests when --credentials is given). off: no console.");
   // clang-format on
   po::variables_map vm;
   try {
@@ -134,6 +137,8 @@ std::optional<Config> parse_config(int argc, char** argv) {
   if (config.consistency_lag_ms < 0 || config.consistency_lag_ms > 3600000) {
     throw std::runtime_error("--consistency-lag must be from 0 to 3600000 milliseconds");
   }
+  if (console != "on" && console != "off") throw std::runtime_error("--console must be 'on' or 'off'");
+  config.console = console == "on";
   if (!(config.ttl_interval_seconds > 0)) throw std::runtime_error("--ttl-interval must be a positive number of seconds");
   if (!(config.ttl_cooldown_seconds >= 0)) throw std::runtime_error("--ttl-cooldown must be zero or more seconds");
   if (!(config.resource_policy_cooldown_seconds >= 0)) {

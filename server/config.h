@@ -32,6 +32,7 @@ struct Config {
   std::string faults_file;             // fault rules to start with (docs/testing-companion.md)
   std::int64_t consistency_lag_ms = 0;  // eventually consistent reads see the store this much older
   bool control = true;                 // the control endpoints under /dynamod/ (faults, reset, snapshots)
+  bool console = true;                 // the web console at /dynamod/console
 };
 
 // "64KB", "1MB", "10GB", "512" (bytes; units are powers of 1024).

@@ -13,6 +13,8 @@
 #include "protocol/json_reader.h"
 #include "protocol/json_writer.h"
 #include "server/async_write.h"
+#include "server/console.h"
+#include "server/console_reports.h"
 #include "server/content_encoding.h"
 #include "server/fault_request.h"
 #include "server/cors.h"
@@ -214,12 +216,41 @@ asio::awaitable<HttpResponse> Service::report(const HttpRequest& request) {
     response.set(http::field::content_type, "application/json");
     co_return response;
   }
-  if (request.method() != http::verb::get || (path != "metrics" && path != "cost" && path != "patterns")) {
+  const std::size_t query_at = path.find('?');
+  const std::string_view name = path.substr(0, query_at);
+  const std::string_view query = query_at == std::string_view::npos ? std::string_view() : path.substr(query_at + 1);
+  const bool console_report = name == "series" || name == "hot-keys" || name == "collections";
+  if (request.method() != http::verb::get ||
+      (path != "metrics" && path != "cost" && path != "patterns" && !console_report)) {
     HttpResponse response = answer(request, http::status::not_found,
                                    "Not found. dynamod's reports: GET /dynamod/metrics, /dynamod/cost, "
-                                   "/dynamod/patterns; POST /dynamod/cost/reset. Its control endpoints: "
+                                   "/dynamod/patterns, /dynamod/series, /dynamod/hot-keys, /dynamod/collections; "
+                                   "POST /dynamod/cost/reset. Its control endpoints: "
                                    "/dynamod/faults, /dynamod/reset, /dynamod/snapshots (docs/testing-companion.md)\n");
     response.set(http::field::content_type, "text/plain");
+    co_return response;
+  }
+  if (console_report) {
+    // They show key values: with --credentials, to signed requests only.
+    if (authenticator_.verifies()) {
+      auto auth = authenticator_.authenticate(request, std::chrono::system_clock::now());
+      if (auto* error = std::get_if<ApiError>(&auth)) co_return error_answer(request, *error);
+    }
+    std::string body;
+    if (name == "series") {
+      auto resolution = series_resolution(query);
+      if (!resolution) {
+        co_return error_answer(request, ApiError(ErrorCode::ValidationException,
+                                                 "resolution must be second or minute"));
+      }
+      body = series_report(ledger_, *resolution, now_ms);
+    } else if (name == "hot-keys") {
+      body = hot_keys_report(ledger_);
+    } else {
+      body = collections_report(store_, store_.catalog().all());
+    }
+    HttpResponse response = answer(request, http::status::ok, std::move(body));
+    response.set(http::field::content_type, "application/json");
     co_return response;
   }
   Ledger::Snapshot snapshot = ledger_.snapshot();
@@ -255,6 +286,28 @@ asio::awaitable<FaultPlan> Service::inject_faults(const HttpRequest& request, st
   co_return plan;
 }
 
+HttpResponse Service::console(const HttpRequest& request) {
+  std::optional<ConsoleAsset> asset = find_console_asset(request.target());
+  if (request.method() != http::verb::get || !asset) {
+    HttpResponse response = answer(request, http::status::not_found, "Not found in dynamod's console\n");
+    response.set(http::field::content_type, "text/plain");
+    return response;
+  }
+  // The files change only with the binary: a browser revalidates by digest.
+  const bool unchanged = last_value(request, http::field::if_none_match) == asset->etag;
+  HttpResponse response = answer(request, unchanged ? http::status::not_modified : http::status::ok,
+                                 unchanged ? std::string() : std::string(asset->bytes));
+  response.set(http::field::content_type, console_content_type(asset->name));
+  response.set(http::field::etag, asset->etag);
+  response.set(http::field::cache_control, "no-cache");
+  // The console's scripts come from dynamod alone and call nothing else.
+  response.set("Content-Security-Policy",
+               "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+               "frame-ancestors 'none'");
+  response.set("X-Content-Type-Options", "nosniff");
+  return response;
+}
+
 asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
   const auto started = std::chrono::steady_clock::now();
   if (is_cors_preflight(request)) co_return answer(request, http::status::ok, "");
@@ -264,6 +317,7 @@ asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
     response.set(http::field::content_type, "text/plain");
     co_return response;
   }
+  if (config_.console && is_console_target(request.target())) co_return console(request);
   if (request.target().starts_with(kReportPrefix)) co_return co_await report(request);
   // Not a POST, or a body that is not the JSON protocol's (no Content-Type, text/plain, a form):
   // the service's 404 for what it cannot route.

@@ -56,6 +56,8 @@ class Service {
   // The fault rules that fire on a request: their delay is waited here, and a
   // rule that closes the connection throws DropConnection.
   asio::awaitable<FaultPlan> inject_faults(const HttpRequest& request, std::string_view operation, const Scope& scope);
+  // GET /dynamod/console and its files (server/console.h).
+  HttpResponse console(const HttpRequest& request);
   std::string next_request_id();
 
   Store& store_;

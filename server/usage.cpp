@@ -18,12 +18,19 @@ std::int64_t now_ms(const OperationContext& ctx) { return static_cast<std::int64
 std::optional<ApiError> admit_read(OperationContext& ctx, const Table& table, const std::string& index,
                                    const AttributeValue* partition) {
   if (!ctx.throttler.enabled()) return std::nullopt;
-  return ctx.throttler.admit_read(table, index, partition, arn_of(ctx, table));
+  std::optional<ApiError> refused = ctx.throttler.admit_read(table, index, partition, arn_of(ctx, table));
+  // A local index reads the table's capacity: its throttles are the table's.
+  const IndexSchema* read_index = index.empty() ? nullptr : table.schema.find_index(index);
+  const bool global = read_index != nullptr && table.schema.is_global(*read_index);
+  if (refused) ctx.ledger.record_throttled(ctx.scope.ns(), table.schema.name, global ? index : std::string(), now_ms(ctx));
+  return refused;
 }
 
 std::optional<ApiError> admit_write(OperationContext& ctx, const Table& table, const AttributeValue* partition) {
   if (!ctx.throttler.enabled()) return std::nullopt;
-  return ctx.throttler.admit_write(table, partition, arn_of(ctx, table));
+  std::optional<ApiError> refused = ctx.throttler.admit_write(table, partition, arn_of(ctx, table));
+  if (refused) ctx.ledger.record_throttled(ctx.scope.ns(), table.schema.name, {}, now_ms(ctx));
+  return refused;
 }
 
 namespace {
@@ -66,8 +73,8 @@ std::optional<ApiError> admit_transaction(OperationContext& ctx, const TransactG
 }
 
 void account(OperationContext& ctx, std::string_view operation, const Table* table, const ConsumedCapacity& consumed,
-             const AttributeValue* partition) {
-  ctx.ledger.record(ctx.scope.ns(), operation, consumed, now_ms(ctx));
+             const AttributeValue* partition, bool index_key) {
+  ctx.ledger.record(ctx.scope.ns(), operation, consumed, now_ms(ctx), index_key ? nullptr : partition);
   if (table != nullptr) ctx.throttler.charge(*table, consumed, partition);
 }
 
@@ -103,7 +110,8 @@ void account_item(OperationContext& ctx, std::string_view operation, const Table
 void account_read(OperationContext& ctx, std::string_view operation, const Table& table, const ReadSpec& spec,
                   const ops::ReadResult& result, std::string_view shape_prefix) {
   const AttributeValue* partition = spec.key_condition ? &spec.key_condition->partition : nullptr;
-  account(ctx, operation, &table, result.consumed, partition);
+  // A local index is keyed by the table's partition key; a global one by its own.
+  account(ctx, operation, &table, result.consumed, partition, spec.index != nullptr && table.schema.is_global(*spec.index));
   if (!ctx.ledger.recording()) return;
   const std::string_view index = spec.index ? std::string_view(spec.index->name) : std::string_view();
   const std::string_view target = index.empty() ? std::string_view(table.schema.name) : index;

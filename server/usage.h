@@ -33,8 +33,11 @@ std::optional<ApiError> admit_transaction(OperationContext& ctx, const TransactG
 
 // What the request consumed. `table` may be null when the request never
 // resolved its table (nothing is then charged to the throughput model).
+// `partition` is the key the request reached: the table's, or a global
+// index's when `index_key` (that one counts for throttling, not among the
+// table's hot keys).
 void account(OperationContext& ctx, std::string_view operation, const Table* table, const ConsumedCapacity& consumed,
-             const AttributeValue* partition);
+             const AttributeValue* partition, bool index_key = false);
 // The same for a single-item request, with its access pattern (its key's shape).
 void account_item(OperationContext& ctx, std::string_view operation, const Table& table, const Item& key_or_item,
                   const ConsumedCapacity& consumed);

@@ -135,7 +135,7 @@ Ledger::Ledger(Store& store, bool recording) : store_(store), recording_(recordi
   }
 }
 
-void Ledger::add(const UsageView& key, double read, double write, bool count_request, std::int64_t second) {
+Ledger::LiveUsage& Ledger::entry(const UsageView& key) {
   auto it = usage_.find(key);
   if (it == usage_.end()) {
     it = usage_
@@ -144,7 +144,16 @@ void Ledger::add(const UsageView& key, double read, double write, bool count_req
                       LiveUsage{})
              .first;
   }
-  LiveUsage& live = it->second;
+  return it->second;
+}
+
+Ledger::LiveUsage& Ledger::all_operations(std::string_view ns, std::string_view table, std::string_view index) {
+  LiveUsage& live = entry({ns, table, index, kAllOperations});
+  if (!live.series) live.series = std::make_unique<metering::UsageSeries>();
+  return live;
+}
+
+void Ledger::add(LiveUsage& live, double read, double write, bool count_request, std::int64_t second) {
   if (live.second != second) {
     live.second = second;
     live.second_read = 0;
@@ -162,26 +171,40 @@ void Ledger::add(const UsageView& key, double read, double write, bool count_req
 }
 
 void Ledger::record(std::string_view ns, std::string_view operation, const ConsumedCapacity& consumed,
-                    std::int64_t now_ms) {
+                    std::int64_t now_ms, const AttributeValue* partition_key) {
   if (!recording_ || consumed.table_name.empty()) return;  // (or failed before it reached a table)
   const std::int64_t second = now_ms / 1000;
   const std::string_view table = consumed.table_name;
   std::lock_guard lock(mutex_);
-  add({ns, table, {}, operation}, consumed.table_read_units, consumed.table_write_units, true, second);
+  add(entry({ns, table, {}, operation}), consumed.table_read_units, consumed.table_write_units, true, second);
   // The all-operations entries give each table's and index's busiest second.
   // Local indexes use the table's capacity, so theirs count in the table's.
   double table_read = consumed.table_read_units;
   double table_write = consumed.table_write_units;
   for (const auto& index : consumed.local_indexes) {
-    add({ns, table, index.index_name, operation}, index.read_units, index.write_units, false, second);
+    add(entry({ns, table, index.index_name, operation}), index.read_units, index.write_units, false, second);
     table_read += index.read_units;
     table_write += index.write_units;
   }
-  add({ns, table, {}, kAllOperations}, table_read, table_write, true, second);
-  for (const auto& index : consumed.global_indexes) {
-    add({ns, table, index.index_name, operation}, index.read_units, index.write_units, false, second);
-    add({ns, table, index.index_name, kAllOperations}, index.read_units, index.write_units, false, second);
+  LiveUsage& whole = all_operations(ns, table, {});
+  add(whole, table_read, table_write, true, second);
+  whole.series->add(now_ms, table_read, table_write, true);
+  if (partition_key != nullptr) {
+    if (!whole.hot_keys) whole.hot_keys = std::make_unique<metering::HotKeys>();
+    whole.hot_keys->add(*partition_key, consumed.total());
   }
+  for (const auto& index : consumed.global_indexes) {
+    add(entry({ns, table, index.index_name, operation}), index.read_units, index.write_units, false, second);
+    LiveUsage& global = all_operations(ns, table, index.index_name);
+    add(global, index.read_units, index.write_units, false, second);
+    global.series->add(now_ms, index.read_units, index.write_units, false);
+  }
+}
+
+void Ledger::record_throttled(std::string_view ns, std::string_view table, std::string_view index, std::int64_t now_ms) {
+  if (!recording_) return;
+  std::lock_guard lock(mutex_);
+  all_operations(ns, table, index).series->add_throttled(now_ms);
 }
 
 void Ledger::record_pattern(std::string_view ns, PatternUse use, const ConsumedCapacity& consumed) {
@@ -263,6 +286,25 @@ Ledger::Snapshot Ledger::snapshot() const {
   for (const auto& [key, live] : usage_) s.usage.emplace(key, live.totals);
   for (const auto& [key, live] : patterns_) s.patterns.emplace(key, live.totals);
   return s;
+}
+
+std::vector<Ledger::SeriesLine> Ledger::series(metering::UsageSeries::Resolution resolution, std::int64_t now_ms) const {
+  std::vector<SeriesLine> out;
+  std::lock_guard lock(mutex_);
+  for (const auto& [key, live] : usage_) {
+    if (!live.series) continue;
+    out.push_back(SeriesLine{key.ns, key.table, key.index, live.series->points(resolution, now_ms)});
+  }
+  return out;
+}
+
+std::vector<Ledger::HotKeysLine> Ledger::hot_keys() const {
+  std::vector<HotKeysLine> out;
+  std::lock_guard lock(mutex_);
+  for (const auto& [key, live] : usage_) {
+    if (live.hot_keys) out.push_back(HotKeysLine{key.ns, key.table, live.hot_keys->top()});
+  }
+  return out;
 }
 
 }  // namespace dynamod

@@ -12,15 +12,24 @@
 //
 // TTL deletions and index backfills never pass through here: the service
 // does not bill them.
+//
+// For the console it also keeps, in memory only (they start again with the
+// process, and reset() clears them), each table's and index's units over time
+// (metering::UsageSeries: the last hour by the second, the last day by the
+// minute, with throttled requests) and each table's hottest partition keys
+// (metering::HotKeys).
 
 #include <compare>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
 #include <tuple>
 
+#include "metering/hot_keys.h"
+#include "metering/usage_series.h"
 #include "protocol/consumed_capacity.h"
 
 namespace dynamod {
@@ -86,9 +95,13 @@ class Ledger {
   Ledger(const Ledger&) = delete;
   Ledger& operator=(const Ledger&) = delete;
 
-  // The units of one request against one table and its indexes.
+  // The units of one request against one table and its indexes;
+  // `partition_key` (the table's, if the request had one) counts toward the hot keys.
   void record(std::string_view ns, std::string_view operation, const ConsumedCapacity& consumed,
-              std::int64_t now_ms);
+              std::int64_t now_ms, const AttributeValue* partition_key = nullptr);
+  // A request the throughput model refused (--throttle), against a table or
+  // one of its global indexes (index empty: the table).
+  void record_throttled(std::string_view ns, std::string_view table, std::string_view index, std::int64_t now_ms);
   void record_pattern(std::string_view ns, PatternUse use, const ConsumedCapacity& consumed);
 
   // Saves what changed since the last save (on the writer thread).
@@ -103,6 +116,19 @@ class Ledger {
   };
   Snapshot snapshot() const;
 
+  struct SeriesLine {
+    std::string ns, table, index;
+    std::vector<metering::UsageSeries::Point> points;
+  };
+  // Every table's and index's series in the window ending at now_ms.
+  std::vector<SeriesLine> series(metering::UsageSeries::Resolution resolution, std::int64_t now_ms) const;
+
+  struct HotKeysLine {
+    std::string ns, table;
+    std::vector<metering::HotKeys::Entry> keys;
+  };
+  std::vector<HotKeysLine> hot_keys() const;
+
  private:
   struct LiveUsage {
     UsageTotals totals;
@@ -111,6 +137,9 @@ class Ledger {
     double second_write = 0;
     std::uint64_t version = 0;        // bumped by every change
     std::uint64_t saved_version = 0;  // the version a committed save holds
+    // Only the all-operations entries keep these (and hot keys only a table's).
+    std::unique_ptr<metering::UsageSeries> series;
+    std::unique_ptr<metering::HotKeys> hot_keys;
   };
   struct LivePattern {
     PatternTotals totals;
@@ -137,7 +166,10 @@ class Ledger {
   struct UsageView {
     std::string_view ns, table, index, operation;
   };
-  void add(const UsageView& key, double read, double write, bool count_request, std::int64_t second);
+  LiveUsage& entry(const UsageView& key);
+  void add(LiveUsage& live, double read, double write, bool count_request, std::int64_t second);
+  // The all-operations entry of a table or index, with its series.
+  LiveUsage& all_operations(std::string_view ns, std::string_view table, std::string_view index);
 
   Store& store_;
   const bool recording_;
