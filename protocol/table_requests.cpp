@@ -2,6 +2,7 @@
 
 #include "protocol/resource_policy.h"
 #include "protocol/settings_requests.h"
+#include "protocol/vector_index.h"
 
 #include <algorithm>
 #include <set>
@@ -335,6 +336,8 @@ CreateTableRequest decode_create_table(json::object body) {
       r.deletion_protection = read_optional_bool(value);
     } else if (key == "ResourcePolicy") {
       r.resource_policy = read_optional_string(value);
+    } else if (key == "VectorIndexes") {
+      r.vector_indexes = decode_raw_vector_indexes(value);
     }
   }
   return r;
@@ -417,6 +420,8 @@ UpdateTableRequest decode_update_table(json::object body) {
       r.index_updates = read_optional_list<RawIndexUpdate>(value, decode_index_update);
     } else if (key == "StreamSpecification") {
       r.stream = decode_raw_stream_specification(value);
+    } else if (key == "VectorIndexUpdates") {
+      r.vector_index_updates = decode_vector_index_updates(value);
     } else if (json::is_null(value)) {
       continue;
     } else if (key == "SSESpecification" || key == "ReplicaUpdates" || key == "OnDemandThroughput" ||
@@ -517,6 +522,7 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
   }
   check_index_constraints(r.local_indexes, "localSecondaryIndexes", errors);
   check_index_constraints(r.global_indexes, "globalSecondaryIndexes", errors);
+  if (r.vector_indexes) check_vector_index_constraints(*r.vector_indexes, "vectorIndexes", errors);
   std::optional<std::vector<Tag>> tags;
   if (r.tags) tags = required_tags(*r.tags, "tags", errors);
   if (r.table_class && *r.table_class != "STANDARD" && *r.table_class != "STANDARD_INFREQUENT_ACCESS") {
@@ -615,6 +621,7 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
       schema.global_indexes.push_back(std::move(index));
     }
   }
+  if (r.vector_indexes) add_vector_indexes(*r.vector_indexes, schema, index_names);
   std::size_t projected = 0;
   for (const auto* family : {&schema.local_indexes, &schema.global_indexes}) {
     for (const auto& index : *family) projected += index.projection.non_key_attributes.size();
@@ -633,8 +640,9 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
       if (index.key.sort) used.insert(index.key.sort->name);
     }
   }
+  used.merge(vector_search_attributes(schema));
   if (used.size() != schema.attribute_definitions.size()) {
-    if (schema.local_indexes.empty() && schema.global_indexes.empty()) {
+    if (schema.local_indexes.empty() && schema.global_indexes.empty() && schema.vector_indexes.empty()) {
       throw ApiError::invalid_parameter(
           "Number of attributes in KeySchema does not exactly match number of attributes defined in "
           "AttributeDefinitions");
@@ -696,7 +704,8 @@ void validate_update_table_request(const UpdateTableRequest& r) {
   }
   errors.throw_if_any();
   if (r.has_other_unsupported) throw ApiError::validation("dynamod does not support " + r.unsupported_parameter);
-  bool index_changes = r.index_updates && !r.index_updates->empty();
+  bool index_changes = (r.index_updates && !r.index_updates->empty()) ||
+                       (r.vector_index_updates && !r.vector_index_updates->empty());
   if (!has_table_changes(r) && !index_changes) {
     throw ApiError::validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, "

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "protocol/vector_index.h"
 #include "storage/index_entries.h"
 #include "storage/item_codec.h"
 #include "storage/key_codec.h"
@@ -121,7 +122,8 @@ class IndexJob final : public WriteJob {
     // definitions no remaining key uses.
     TableSchema schema = table.schema;
     std::erase_if(schema.global_indexes, [&](const IndexSchema& i) { return i.id == index_id_; });
-    std::set<std::string> used{schema.key.partition.name};
+    std::set<std::string> used = vector_search_attributes(schema);
+    used.insert(schema.key.partition.name);
     if (schema.key.sort) used.insert(schema.key.sort->name);
     for (const auto* family : {&schema.local_indexes, &schema.global_indexes}) {
       for (const auto& i : *family) {

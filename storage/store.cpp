@@ -96,6 +96,7 @@ Store::Store(const StoreOptions& options)
     dbs_.backups = txn.open_db("backups");
     dbs_.backup_items = txn.open_db("backup_items");
     dbs_.pitr_log = txn.open_db("pitr_log");
+    dbs_.vectors = txn.open_db("vectors");
     next_sequence_ = kFirstSequenceNumber;
     if (auto stored = txn.get(dbs_.meta, kNextSequenceKey); stored && stored->size() == 8) {
       std::uint64_t v = 0;
@@ -168,6 +169,7 @@ void Store::load_catalog() {
     for (const auto* family : {&table->schema.local_indexes, &table->schema.global_indexes}) {
       for (const auto& index : *family) table->index_stats[index.id] = load_stats(txn, index.id);
     }
+    for (const auto& index : table->schema.vector_indexes) table->index_stats[index.id] = load_stats(txn, index.id);
     catalog_.put(std::move(table));
   }
 }
