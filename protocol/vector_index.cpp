@@ -265,6 +265,10 @@ std::set<std::string> vector_search_attributes(const TableSchema& schema) {
   return names;
 }
 
+void check_billing_mode_keeps_vector_indexes(const TableSchema& table, BillingMode mode) {
+  if (mode != BillingMode::PayPerRequest && !table.vector_indexes.empty()) throw ApiError::invalid_parameter(kOnDemandOnly);
+}
+
 void keep_vector_indexes(const TableSchema& source, TableSchema& restored) {
   if (restored.billing_mode != BillingMode::PayPerRequest) return;
   for (const auto& index : source.vector_indexes) {

@@ -49,6 +49,9 @@ void add_vector_indexes(const std::vector<RawVectorIndex>& raw, TableSchema& sch
 // (they need AttributeDefinitions, as GSI keys do).
 std::set<std::string> vector_search_attributes(const TableSchema& schema);
 
+// UpdateTable: a table with vector indexes stays on demand (`mode`: its billing mode after the request).
+void check_billing_mode_keeps_vector_indexes(const TableSchema& table, BillingMode mode);
+
 // A restore (from a backup or a point in time) keeps the source's vector
 // indexes, ACTIVE, with the definitions their search schemas use; a table
 // restored with PROVISIONED billing cannot have them.

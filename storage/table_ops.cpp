@@ -194,6 +194,7 @@ TableDescription update_table(WriteContext& ctx, const Scope& scope, const Updat
     mode = *request.billing_mode == "PAY_PER_REQUEST" ? BillingMode::PayPerRequest : BillingMode::Provisioned;
   }
   IndexUpdates index_updates = validate_index_updates(request, current, mode);
+  check_billing_mode_keeps_vector_indexes(current, mode);
   VectorIndexChange vector_change;
   if (request.vector_index_updates) {
     // One index operation per request, GSIs and vector indexes alike.

@@ -72,6 +72,15 @@ def test_vector_indexes_need_an_on_demand_table(dynamodb_raw):
     v.check(dynamodb_raw("CreateTable", body), "ValidationException", None)
 
 
+def test_a_table_with_vector_indexes_stays_on_demand(vtable, dynamodb_raw):
+    name = vtable([v.vector_index()])
+    v.check(dynamodb_raw("UpdateTable", {"TableName": name, "BillingMode": "PROVISIONED",
+                                         "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}),
+            "ValidationException", None)
+    table = v.ok(dynamodb_raw("DescribeTable", {"TableName": name}))["Table"]
+    assert table["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
+
+
 def test_at_most_five_vector_indexes(dynamodb_raw):
     indexes = [v.vector_index(name="vix%d" % i) for i in range(6)]
     v.check(dynamodb_raw("CreateTable", v.create_table_body(h.unique_name("vec"), indexes)), "ValidationException",
