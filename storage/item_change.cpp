@@ -18,6 +18,21 @@ std::uint64_t read_u64(std::string_view bytes) {
   return v;
 }
 
+// Whether two images of an item hold the same attributes for `index`'s entry
+// (comparing values is cheaper than building both entries: a write that leaves a
+// 768-number vector as it was would convert it twice).
+bool same_vector_entry(const TableSchema& table, const VectorIndexSchema& index, const Item& a, const Item& b) {
+  for (const auto& [name, value] : a) {
+    if (!vectors::projects(table, index, name)) continue;
+    const AttributeValue* other = b.find(name);
+    if (other == nullptr || !(*other == value)) return false;
+  }
+  for (const auto& [name, value] : b) {
+    if (vectors::projects(table, index, name) && a.find(name) == nullptr) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::uint64_t CollectionSizes::get(WriteContext& ctx, const std::string& key) {
@@ -31,6 +46,7 @@ void ItemChange::plan_vectors(WriteContext& ctx) {
   vector_writes_.clear();
   for (const auto& index : table_.schema.vector_indexes) {
     if (index.status == IndexStatus::Deleting) continue;  // its entries are being removed
+    if (old_ && new_ && same_vector_entry(table_.schema, index, *old_, *new_)) continue;
     VectorWrite w;
     w.index = &index;
     auto& names = ctx.store().names();
