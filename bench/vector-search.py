@@ -87,8 +87,16 @@ def run_parallel(conns, endpoint, work):
     return time.monotonic() - start
 
 
-def timed(conns, endpoint, seconds, make_request):
-    """Latencies (ms) of requests sent for `seconds` over `conns` connections."""
+def cpu_seconds(pid):
+    """The process's user + system CPU time."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def timed(conns, endpoint, seconds, make_request, pid):
+    """Latencies (ms) of requests sent for `seconds` over `conns` connections, and the server's
+    CPU time per request (the machine may be shared: wall times then include waiting for a core)."""
     latencies = []
     lock = threading.Lock()
     deadline = time.monotonic() + seconds
@@ -103,9 +111,12 @@ def timed(conns, endpoint, seconds, make_request):
             mine.append((time.perf_counter() - t) * 1000)
         with lock:
             latencies.extend(mine)
+    cpu = cpu_seconds(pid)
     wall = run_parallel(conns, endpoint, work)
+    cpu = cpu_seconds(pid) - cpu
     latencies.sort()
     return {"requests": len(latencies), "rps": len(latencies) / wall,
+            "server_cpu_ms_per_request": cpu * 1000 / max(1, len(latencies)),
             "p50_ms": latencies[len(latencies) // 2], "p99_ms": latencies[int(len(latencies) * 0.99)],
             "mean_ms": statistics.fmean(latencies)}
 
@@ -163,8 +174,8 @@ def bench(args, durable):
         def search(rng):
             return "SearchVectors", {"TableName": "vec", "IndexName": "vix", "TopK": 10,
                                      "SearchVector": attr(rng.choice(queries))["L"]}
-        out["search_1_conn"] = timed(1, endpoint, args.seconds, search)
-        out["search_%d_conns" % args.conns] = timed(args.conns, endpoint, args.seconds, search)
+        out["search_1_conn"] = timed(1, endpoint, args.seconds, search, server.proc.pid)
+        out["search_%d_conns" % args.conns] = timed(args.conns, endpoint, args.seconds, search, server.proc.pid)
         # The plain table gets the same items: the same vectors, with no vector index.
 
         def fill_plain(client, i):
@@ -184,8 +195,8 @@ def bench(args, durable):
             def update(rng, table=table):
                 return "UpdateItem", {"TableName": table, "Key": {"pk": {"S": "k%07d" % rng.randrange(args.items)}},
                                       "UpdateExpression": "SET c = :c", "ExpressionAttributeValues": {":c": {"N": "1"}}}
-            out["get_" + table] = timed(args.conns, endpoint, args.seconds, get)
-            out["update_" + table] = timed(args.conns, endpoint, args.seconds, update)
+            out["get_" + table] = timed(args.conns, endpoint, args.seconds, get, server.proc.pid)
+            out["update_" + table] = timed(args.conns, endpoint, args.seconds, update, server.proc.pid)
         out["get_ratio_vec_over_plain"] = out["get_vec"]["rps"] / out["get_plain"]["rps"]
         out["update_ratio_vec_over_plain"] = out["update_vec"]["rps"] / out["update_plain"]["rps"]
         return out
