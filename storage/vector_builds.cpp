@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "storage/index_job.h"
 #include "storage/item_codec.h"
 #include "storage/key_codec.h"
 #include "storage/table_ops.h"
@@ -12,9 +13,6 @@
 namespace dynamod {
 namespace {
 
-// Items (or entries) handled per writer job.
-constexpr int kChunk = 2000;
-
 VectorIndexSchema* find(TableSchema& schema, std::uint32_t id) {
   for (auto& i : schema.vector_indexes) {
     if (i.id == id) return &i;
@@ -22,32 +20,15 @@ VectorIndexSchema* find(TableSchema& schema, std::uint32_t id) {
   return nullptr;
 }
 
-class VectorIndexJob final : public WriteJob {
+class VectorIndexJob final : public IndexJobFrame<VectorIndexJob> {
  public:
-  VectorIndexJob(WriteQueue& queue, std::string ns, std::string table, std::uint32_t table_id, std::uint32_t index_id)
-      : queue_(queue), ns_(std::move(ns)), table_(std::move(table)), table_id_(table_id), index_id_(index_id) {}
+  using IndexJobFrame::IndexJobFrame;
 
-  void run(WriteContext& ctx) override {
-    resume_after_ = committed_after_;
-    TablePtr table = ctx.find_table(ns_, table_);
-    TableSchema schema = table && table->schema.id == table_id_ ? table->schema : TableSchema{};
-    const VectorIndexSchema* index = table ? find(schema, index_id_) : nullptr;
-    if (index == nullptr) {
-      done_ = true;  // the table or the index went away
-      return;
-    }
-    done_ = index->status == IndexStatus::Creating ? backfill(ctx, *table) : drop(ctx, *table);
-  }
-
-  void fail(ApiError error) override {
-    spdlog::error("vector index job on {}: {}", table_, error.message());
-    done_ = true;
-  }
-
-  void complete() override {
-    if (done_) return;
-    committed_after_ = resume_after_;
-    queue_.submit(std::make_unique<VectorIndexJob>(*this));
+  bool step(WriteContext& ctx, const Table& table) {
+    TableSchema schema = table.schema;
+    const VectorIndexSchema* index = find(schema, index_id_);
+    if (index == nullptr) return true;  // the index went away
+    return index->status == IndexStatus::Creating ? backfill(ctx, table) : drop(ctx, table);
   }
 
  private:
@@ -65,7 +46,7 @@ class VectorIndexJob final : public WriteJob {
     // Collect the chunk first: writing while a cursor walks the same transaction is not allowed.
     std::vector<vectors::Entry> entries;
     int seen = 0;
-    for (; entry && entry->first.substr(0, table_prefix.size()) == table_prefix && seen < kChunk;
+    for (; entry && entry->first.substr(0, table_prefix.size()) == table_prefix && seen < kIndexJobChunk;
          entry = cursor.next(), ++seen) {
       resume_after_ = std::string(entry->first);
       Item item = items::decode(entry->second, ctx.store().names());
@@ -75,7 +56,7 @@ class VectorIndexJob final : public WriteJob {
         entries.push_back(std::move(*e));
       }
     }
-    bool finished = seen < kChunk;
+    bool finished = seen < kIndexJobChunk;
     for (const auto& e : entries) {
       if (ctx.txn().get(ctx.dbs().vectors, e.stored_key)) continue;  // already written by a client write
       ctx.txn().put(ctx.dbs().vectors, e.stored_key, e.value);
@@ -90,14 +71,7 @@ class VectorIndexJob final : public WriteJob {
   }
 
   bool drop(WriteContext& ctx, const Table& table) {
-    const std::string prefix = keys::key_space_prefix(index_id_);
-    auto cursor = ctx.txn().cursor(ctx.dbs().vectors);
-    int removed = 0;
-    for (auto entry = cursor.seek(prefix); entry && entry->first.substr(0, prefix.size()) == prefix && removed < kChunk;
-         entry = cursor.seek(prefix), ++removed) {
-      cursor.del();
-    }
-    if (removed == kChunk) return false;
+    if (!delete_chunk(ctx, ctx.dbs().vectors, keys::key_space_prefix(index_id_))) return false;
     TableSchema schema = table.schema;
     std::string name = find(schema, index_id_)->name;
     std::erase_if(schema.vector_indexes, [&](const VectorIndexSchema& i) { return i.id == index_id_; });
@@ -125,14 +99,6 @@ class VectorIndexJob final : public WriteJob {
     std::erase_if(schema.attribute_definitions, [&](const AttributeDefinition& a) { return !used.contains(a.name); });
   }
 
-  WriteQueue& queue_;
-  std::string ns_;
-  std::string table_;
-  std::uint32_t table_id_;
-  std::uint32_t index_id_;
-  std::string committed_after_;  // progress that reached the disk
-  std::string resume_after_;     // progress of the current run
-  bool done_ = false;
 };
 
 }  // namespace
