@@ -4,6 +4,7 @@
 
 #include "protocol/api_error.h"
 #include "protocol/backups.h"
+#include "protocol/vector_index.h"
 #include "protocol/item_requests.h"
 
 namespace dynamod {
@@ -260,7 +261,9 @@ TableSchema restored_schema(const TableSchema& source, const std::string& target
     if (used.contains(a.name)) create.attribute_definitions->push_back({a.name, std::string(scalar_type_name(a.type))});
   }
   if (source.table_class) create.table_class = std::string(table_class_name(*source.table_class));
-  return validate_create_table(create);
+  TableSchema restored = validate_create_table(create);
+  keep_vector_indexes(source, restored);
+  return restored;
 }
 
 }  // namespace dynamod

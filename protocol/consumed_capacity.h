@@ -28,6 +28,13 @@ struct ConsumedCapacity {
   double table_write_units = 0;
   std::vector<IndexUnits> global_indexes;
   std::vector<IndexUnits> local_indexes;
+  // Vector indexes are metered in bytes, apart from the units (VectorCapacity).
+  struct VectorBytes {
+    std::string index_name;
+    double write_bytes = 0;
+    double search_bytes = 0;
+  };
+  std::vector<VectorBytes> vector_indexes;
 
   double table_units() const { return table_read_units + table_write_units; }
   double total() const {
@@ -44,6 +51,13 @@ struct ConsumedCapacity {
     }
     family.push_back({std::string(name)});
     return family.back();
+  }
+  VectorBytes& vector_index(std::string_view name) {
+    for (auto& i : vector_indexes) {
+      if (i.index_name == name) return i;
+    }
+    vector_indexes.push_back({std::string(name)});
+    return vector_indexes.back();
   }
 };
 

@@ -6,6 +6,7 @@
 #include "protocol/index_key_schema.h"
 #include "protocol/resource_policy.h"
 #include "protocol/settings_requests.h"
+#include "protocol/vector_index.h"
 #include "protocol/table_request_fields.h"
 #include "protocol/table_requests.h"
 
@@ -40,6 +41,8 @@ CreateTableRequest decode_create_table(json::object body) {
       r.deletion_protection = read_optional_bool(value);
     } else if (key == "ResourcePolicy") {
       r.resource_policy = read_optional_string(value);
+    } else if (key == "VectorIndexes") {
+      r.vector_indexes = decode_raw_vector_indexes(value);
     }
   }
   return r;
@@ -70,6 +73,7 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
   }
   check_index_constraints(r.local_indexes, "localSecondaryIndexes", errors);
   check_index_constraints(r.global_indexes, "globalSecondaryIndexes", errors);
+  if (r.vector_indexes) check_vector_index_constraints(*r.vector_indexes, "vectorIndexes", errors);
   std::optional<std::vector<Tag>> tags;
   if (r.tags) tags = required_tags(*r.tags, "tags", errors);
   if (r.table_class && *r.table_class != "STANDARD" && *r.table_class != "STANDARD_INFREQUENT_ACCESS") {
@@ -168,6 +172,7 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
       schema.global_indexes.push_back(std::move(index));
     }
   }
+  if (r.vector_indexes) add_vector_indexes(*r.vector_indexes, schema, index_names);
   std::size_t projected = 0;
   for (const auto* family : {&schema.local_indexes, &schema.global_indexes}) {
     for (const auto& index : *family) projected += index.projection.non_key_attributes.size();
@@ -186,8 +191,9 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
       for (const KeyElement* k : index.key.sort_elements()) used.insert(k->name);
     }
   }
+  used.merge(vector_search_attributes(schema));
   if (used.size() != schema.attribute_definitions.size()) {
-    if (schema.local_indexes.empty() && schema.global_indexes.empty()) {
+    if (schema.local_indexes.empty() && schema.global_indexes.empty() && schema.vector_indexes.empty()) {
       throw ApiError::invalid_parameter(
           "Number of attributes in KeySchema does not exactly match number of attributes defined in "
           "AttributeDefinitions");

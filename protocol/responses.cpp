@@ -1,6 +1,7 @@
 #include "protocol/responses.h"
 
 #include "protocol/attribute_json.h"
+#include "protocol/vector_index.h"
 
 namespace dynamod {
 namespace {
@@ -185,6 +186,7 @@ void encode_table_description(JsonWriter& out, const TableSchema& s, const Table
     }
     out.end_array();
   }
+  if (full) encode_vector_index_descriptions(out, s, index_counters, this_arn);
   if (full && s.stream && s.stream->id != 0) {
     // A disabled stream leaves no StreamSpecification, only the Latest* members.
     if (s.stream->enabled) {
@@ -252,6 +254,18 @@ void encode_consumed_capacity_object(JsonWriter& out, const ConsumedCapacity& c,
       for (const auto& i : c.global_indexes) {
         out.key(i.index_name);
         write_capacity_units(out, i.total(), c.detail);
+      }
+      out.end_object();
+    }
+    if (!c.vector_indexes.empty()) {
+      out.key("VectorIndexes");
+      out.begin_object();
+      for (const auto& i : c.vector_indexes) {
+        out.key(i.index_name);
+        out.begin_object();
+        out.key("VectorWriteRequestBytes");
+        out.real(i.write_bytes);
+        out.end_object();
       }
       out.end_object();
     }

@@ -10,6 +10,7 @@
 #include "protocol/json_reader.h"
 #include "protocol/settings_requests.h"
 #include "protocol/table_schema.h"
+#include "protocol/vector_index_raw.h"
 
 namespace dynamod {
 
@@ -58,6 +59,7 @@ struct CreateTableRequest {
   std::optional<std::string> table_class;
   std::optional<bool> deletion_protection;
   std::optional<std::string> resource_policy;  // a policy document (protocol/resource_policy.h)
+  std::optional<std::vector<RawVectorIndex>> vector_indexes;  // protocol/vector_index.h
 };
 
 // One entry of UpdateTable's GlobalSecondaryIndexUpdates.
@@ -78,6 +80,7 @@ struct UpdateTableRequest {
   std::optional<std::vector<RawAttributeDefinition>> attribute_definitions;
   std::optional<std::vector<RawIndexUpdate>> index_updates;
   std::optional<RawStreamSpecification> stream;
+  std::optional<std::vector<RawVectorIndexUpdate>> vector_index_updates;  // protocol/vector_index.h
   // Parameters of features dynamod lacks: present means "asked for".
   bool has_other_unsupported = false;
   std::string unsupported_parameter;

@@ -50,6 +50,11 @@ std::string_view index_status_name(IndexStatus status) {
   return kNames[static_cast<std::size_t>(status)];
 }
 
+std::string_view distance_function_name(DistanceFunction function) {
+  static constexpr std::array<std::string_view, 3> kNames{"COSINE", "EUCLIDEAN", "DOT_PRODUCT"};
+  return kNames[static_cast<std::size_t>(function)];
+}
+
 std::string_view table_status_name(TableStatus status) {
   static constexpr std::array<std::string_view, 4> kNames{"CREATING", "UPDATING", "DELETING", "ACTIVE"};
   return kNames[static_cast<std::size_t>(status)];
@@ -90,6 +95,13 @@ const IndexSchema* TableSchema::find_index(std::string_view name) const {
     if (i.name == name) return &i;
   }
   for (const auto& i : local_indexes) {
+    if (i.name == name) return &i;
+  }
+  return nullptr;
+}
+
+const VectorIndexSchema* TableSchema::find_vector_index(std::string_view name) const {
+  for (const auto& i : vector_indexes) {
     if (i.name == name) return &i;
   }
   return nullptr;

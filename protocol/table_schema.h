@@ -106,6 +106,39 @@ struct IndexSchema {
   friend bool operator==(const IndexSchema&, const IndexSchema&) = default;
 };
 
+// A vector index (CreateTable's VectorIndexes, UpdateTable's VectorIndexUpdates;
+// protocol/vector_index.h). The orders are persisted: never reorder.
+enum class DistanceFunction : std::uint8_t { Cosine, Euclidean, DotProduct };
+std::string_view distance_function_name(DistanceFunction function);
+enum class SearchSchemaRole : std::uint8_t { Hash, InlineFilter };
+
+struct SearchSchemaElement {
+  std::string name;
+  SearchSchemaRole role = SearchSchemaRole::Hash;
+  ScalarType type = ScalarType::S;  // from the table's AttributeDefinitions
+  friend bool operator==(const SearchSchemaElement&, const SearchSchemaElement&) = default;
+};
+
+struct VectorIndexSchema {
+  std::string name;
+  std::uint32_t id = 0;  // storage key space of the index's vectors
+  std::string attribute;  // the vector attribute
+  std::int64_t dimensions = 0;
+  DistanceFunction distance = DistanceFunction::Cosine;
+  std::vector<SearchSchemaElement> search_schema;
+  Projection projection;
+  IndexStatus status = IndexStatus::Active;
+  bool backfilling = false;
+  // The search schema's HASH element, if it has one.
+  const SearchSchemaElement* hash() const {
+    for (const auto& e : search_schema) {
+      if (e.role == SearchSchemaRole::Hash) return &e;
+    }
+    return nullptr;
+  }
+  friend bool operator==(const VectorIndexSchema&, const VectorIndexSchema&) = default;
+};
+
 struct StreamSpec {
   bool enabled = false;
   StreamViewType view_type = StreamViewType::NewAndOldImages;
@@ -176,6 +209,7 @@ struct TableSchema {
   Throughput throughput;
   std::vector<IndexSchema> global_indexes;
   std::vector<IndexSchema> local_indexes;
+  std::vector<VectorIndexSchema> vector_indexes;
   std::optional<TableClass> table_class;  // reported once set (STANDARD otherwise)
   bool deletion_protection = false;
   std::optional<StreamSpec> stream;
@@ -192,6 +226,7 @@ struct TableSchema {
 
   const AttributeDefinition* find_attribute(std::string_view name) const;
   const IndexSchema* find_index(std::string_view name) const;
+  const VectorIndexSchema* find_vector_index(std::string_view name) const;
   bool is_global(const IndexSchema& index) const;
   // True for attributes an index's entries hold: its keys, the table's keys,
   // and the projection.

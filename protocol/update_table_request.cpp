@@ -4,6 +4,7 @@
 #include <set>
 
 #include "protocol/table_request_fields.h"
+#include "protocol/vector_index.h"
 #include "protocol/table_requests.h"
 
 namespace dynamod {
@@ -62,6 +63,8 @@ UpdateTableRequest decode_update_table(json::object body) {
       r.index_updates = read_optional_list<RawIndexUpdate>(value, decode_index_update);
     } else if (key == "StreamSpecification") {
       r.stream = decode_raw_stream_specification(value);
+    } else if (key == "VectorIndexUpdates") {
+      r.vector_index_updates = decode_vector_index_updates(value);
     } else if (json::is_null(value)) {
       continue;
     } else if (key == "SSESpecification" || key == "ReplicaUpdates" || key == "OnDemandThroughput" ||
@@ -87,7 +90,8 @@ void validate_update_table_request(const UpdateTableRequest& r) {
   }
   errors.throw_if_any();
   if (r.has_other_unsupported) throw ApiError::validation("dynamod does not support " + r.unsupported_parameter);
-  bool index_changes = r.index_updates && !r.index_updates->empty();
+  bool index_changes = (r.index_updates && !r.index_updates->empty()) ||
+                       (r.vector_index_updates && !r.vector_index_updates->empty());
   if (!has_table_changes(r) && !index_changes) {
     throw ApiError::validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, "

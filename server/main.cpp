@@ -24,6 +24,7 @@
 #include "storage/ledger.h"
 #include "storage/maintenance.h"
 #include "storage/store.h"
+#include "storage/vector_builds.h"
 #include "storage/write_queue.h"
 
 namespace {
@@ -70,6 +71,7 @@ int run(const dynamod::Config& config) {
   WriteQueue writer(store, config.in_memory ? WriteQueue::RequestWrites::on_caller_when_idle
                                             : WriteQueue::RequestWrites::on_writer_thread);
   resume_index_jobs(store, writer);
+  resume_vector_index_jobs(store, writer);
   Ledger ledger(store, config.metering);
   Maintenance maintenance(store, writer, ledger,
                           std::chrono::milliseconds(static_cast<std::int64_t>(config.ttl_interval_seconds * 1000)));

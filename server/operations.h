@@ -53,6 +53,7 @@ std::span<const NamedOperation> data_operations();      // tables, items, reads,
 std::span<const NamedOperation> settings_operations();  // TTL, tags, limits, endpoints
 std::span<const NamedOperation> backup_operations();    // on-demand backups and restores, point-in-time recovery
 std::span<const NamedOperation> partiql_operations();   // ExecuteStatement, BatchExecuteStatement, ExecuteTransaction
+std::span<const NamedOperation> vector_operations();    // SearchVectors
 
 // TransactGetItems' answer (also ExecuteTransaction's for reads).
 Reply transact_get_answer(const ops::TransactGetResult& result);

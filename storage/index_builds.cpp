@@ -4,7 +4,9 @@
 
 #include <set>
 
+#include "protocol/vector_index.h"
 #include "storage/index_entries.h"
+#include "storage/index_job.h"
 #include "storage/item_codec.h"
 #include "storage/key_codec.h"
 #include "storage/schema_codec.h"
@@ -12,34 +14,14 @@
 namespace dynamod {
 namespace {
 
-// Items (or entries) handled per writer job.
-constexpr int kChunk = 2000;
-
-class IndexJob final : public WriteJob {
+class IndexJob final : public IndexJobFrame<IndexJob> {
  public:
-  IndexJob(WriteQueue& queue, std::string ns, std::string table, std::uint32_t table_id, std::uint32_t index_id)
-      : queue_(queue), ns_(std::move(ns)), table_(std::move(table)), table_id_(table_id), index_id_(index_id) {}
+  using IndexJobFrame::IndexJobFrame;
 
-  void run(WriteContext& ctx) override {
-    resume_after_ = committed_after_;
-    TablePtr table = ctx.find_table(ns_, table_);
-    const IndexSchema* index = table && table->schema.id == table_id_ ? find(table->schema) : nullptr;
-    if (index == nullptr) {
-      done_ = true;  // the table or the index went away
-      return;
-    }
-    done_ = index->status == IndexStatus::Creating ? backfill(ctx, *table, *index) : drop(ctx, *table, *index);
-  }
-
-  void fail(ApiError error) override {
-    spdlog::error("index job on {}: {}", table_, error.message());
-    done_ = true;
-  }
-
-  void complete() override {
-    if (done_) return;
-    committed_after_ = resume_after_;
-    queue_.submit(std::make_unique<IndexJob>(*this));
+  bool step(WriteContext& ctx, const Table& table) {
+    const IndexSchema* index = find(table.schema);
+    if (index == nullptr) return true;  // the index went away
+    return index->status == IndexStatus::Creating ? backfill(ctx, table, *index) : drop(ctx, table, *index);
   }
 
  private:
@@ -78,7 +60,7 @@ class IndexJob final : public WriteJob {
     // Collect the chunk first: writing while a cursor walks the same transaction is not allowed.
     std::vector<indexes::Entry> entries;
     int seen = 0;
-    for (; entry && entry->first.substr(0, table_prefix.size()) == table_prefix && seen < kChunk;
+    for (; entry && entry->first.substr(0, table_prefix.size()) == table_prefix && seen < kIndexJobChunk;
          entry = cursor.next(), ++seen) {
       resume_after_ = std::string(entry->first);
       Item item = items::decode(entry->second, ctx.store().names());
@@ -89,7 +71,7 @@ class IndexJob final : public WriteJob {
       }
       if (auto e = indexes::entry_for(table.schema, index, item, ctx.store().names())) entries.push_back(std::move(*e));
     }
-    bool finished = seen < kChunk;
+    bool finished = seen < kIndexJobChunk;
     for (const auto& e : entries) {
       if (ctx.txn().get(ctx.dbs().indexes, e.stored_key)) continue;  // already written by a client write
       ctx.txn().put(ctx.dbs().indexes, e.stored_key, e.record);
@@ -109,19 +91,13 @@ class IndexJob final : public WriteJob {
   }
 
   bool drop(WriteContext& ctx, const Table& table, const IndexSchema& index) {
-    const std::string prefix = keys::key_space_prefix(index_id_);
-    auto cursor = ctx.txn().cursor(ctx.dbs().indexes);
-    int removed = 0;
-    for (auto entry = cursor.seek(prefix); entry && entry->first.substr(0, prefix.size()) == prefix && removed < kChunk;
-         entry = cursor.seek(prefix), ++removed) {
-      cursor.del();
-    }
-    if (removed == kChunk) return false;
+    if (!delete_chunk(ctx, ctx.dbs().indexes, keys::key_space_prefix(index_id_))) return false;
     // All entries gone: the index leaves the schema, and so do attribute
     // definitions no remaining key uses.
     TableSchema schema = table.schema;
     std::erase_if(schema.global_indexes, [&](const IndexSchema& i) { return i.id == index_id_; });
-    std::set<std::string> used{schema.key.partition.name};
+    std::set<std::string> used = vector_search_attributes(schema);
+    used.insert(schema.key.partition.name);
     if (schema.key.sort) used.insert(schema.key.sort->name);
     for (const auto* family : {&schema.local_indexes, &schema.global_indexes}) {
       for (const auto& i : *family) {
@@ -138,14 +114,6 @@ class IndexJob final : public WriteJob {
     return true;
   }
 
-  WriteQueue& queue_;
-  std::string ns_;
-  std::string table_;
-  std::uint32_t table_id_;
-  std::uint32_t index_id_;
-  std::string committed_after_;  // progress that reached the disk
-  std::string resume_after_;     // progress of the current run
-  bool done_ = false;
 };
 
 }  // namespace

@@ -18,6 +18,21 @@ std::uint64_t read_u64(std::string_view bytes) {
   return v;
 }
 
+// Whether two images of an item hold the same attributes for `index`'s entry
+// (comparing values is cheaper than building both entries: a write that leaves a
+// 768-number vector as it was would convert it twice).
+bool same_vector_entry(const TableSchema& table, const VectorIndexSchema& index, const Item& a, const Item& b) {
+  for (const auto& [name, value] : a) {
+    if (!vectors::projects(table, index, name)) continue;
+    const AttributeValue* other = b.find(name);
+    if (other == nullptr || !(*other == value)) return false;
+  }
+  for (const auto& [name, value] : b) {
+    if (vectors::projects(table, index, name) && a.find(name) == nullptr) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::uint64_t CollectionSizes::get(WriteContext& ctx, const std::string& key) {
@@ -27,11 +42,29 @@ std::uint64_t CollectionSizes::get(WriteContext& ctx, const std::string& key) {
   return stored ? read_u64(*stored) : 0;
 }
 
+void ItemChange::plan_vectors(WriteContext& ctx) {
+  vector_writes_.clear();
+  for (const auto& index : table_.schema.vector_indexes) {
+    if (index.status == IndexStatus::Deleting) continue;  // its entries are being removed
+    if (old_ && new_ && same_vector_entry(table_.schema, index, *old_, *new_)) continue;
+    VectorWrite w;
+    w.index = &index;
+    auto& names = ctx.store().names();
+    if (old_) w.old_entry = vectors::entry_for(table_.schema, index, *old_, at_.stored_key, at_.key_image, names);
+    if (new_) w.new_entry = vectors::entry_for(table_.schema, index, *new_, at_.stored_key, at_.key_image, names);
+    w.changed = w.old_entry.has_value() != w.new_entry.has_value() ||
+                (w.old_entry && (w.old_entry->stored_key != w.new_entry->stored_key ||
+                                 w.old_entry->value != w.new_entry->value));
+    if (w.changed) vector_writes_.push_back(std::move(w));
+  }
+}
+
 void ItemChange::plan(WriteContext& ctx, CollectionSizes& sizes) {
   const TableSchema& schema = table_.schema;
   std::uint64_t old_local_bytes = 0;
   std::uint64_t new_local_bytes = 0;
   index_writes_.clear();
+  plan_vectors(ctx);
   for (bool global : {false, true}) {
     for (const auto& index : global ? schema.global_indexes : schema.local_indexes) {
       if (index.status == IndexStatus::Deleting) continue;  // its entries are being removed
@@ -99,6 +132,16 @@ void ItemChange::apply(WriteContext& ctx) {
                          static_cast<std::int64_t>(w.old_entry ? w.old_entry->size : 0);
     ctx.add_stats(table_.stats_of(*w.index), w.index->id, entries, bytes);
   }
+  for (const VectorWrite& w : vector_writes_) {
+    if (w.old_entry && (!w.new_entry || w.old_entry->stored_key != w.new_entry->stored_key)) {
+      txn.del(ctx.dbs().vectors, w.old_entry->stored_key);
+    }
+    if (w.new_entry) txn.put(ctx.dbs().vectors, w.new_entry->stored_key, w.new_entry->value);
+    std::int64_t entries = (w.new_entry ? 1 : 0) - (w.old_entry ? 1 : 0);
+    std::int64_t bytes = static_cast<std::int64_t>(w.new_entry ? w.new_entry->bytes : 0) -
+                         static_cast<std::int64_t>(w.old_entry ? w.old_entry->bytes : 0);
+    ctx.add_stats(table_.index_stats.at(w.index->id), w.index->id, entries, bytes);
+  }
   if (table_.schema.stream && table_.schema.stream->enabled) {
     Item keys;
     keys.set(table_.schema.key.partition.name, at_.key.partition);
@@ -131,6 +174,12 @@ void ItemChange::add_index_capacity(ConsumedCapacity& consumed, bool transaction
       units = metering::write_units(w.new_entry ? w.new_entry->size : w.old_entry->size, transactional);
     }
     consumed.index(w.index->name, w.global).write_units += units;
+  }
+  // VectorWriteRequestBytes: what is replicated to the index, the new entry
+  // (or, for a removal, the old one); a write that leaves the entry as it was costs none.
+  for (const VectorWrite& w : vector_writes_) {
+    consumed.vector_index(w.index->name).write_bytes +=
+        static_cast<double>(w.new_entry ? w.new_entry->bytes : w.old_entry->bytes);
   }
 }
 

@@ -17,6 +17,7 @@
 #include "protocol/consumed_capacity.h"
 #include "storage/index_entries.h"
 #include "storage/item_ops.h"
+#include "storage/vector_entries.h"
 #include "storage/write_queue.h"
 
 namespace dynamod {
@@ -78,6 +79,15 @@ class ItemChange {
     int writes = 0;  // 0, 1 (put or delete) or 2 (moved between index keys)
   };
 
+  struct VectorWrite {
+    const VectorIndexSchema* index = nullptr;
+    std::optional<vectors::Entry> old_entry;
+    std::optional<vectors::Entry> new_entry;
+    bool changed = false;
+  };
+
+  void plan_vectors(WriteContext& ctx);
+
   const Table& table_;
   const ops::ItemLocation& at_;
   bool old_exists_ = false;
@@ -87,6 +97,7 @@ class ItemChange {
   std::string new_record_;
   std::uint64_t new_size_ = 0;
   std::vector<IndexWrite> index_writes_;
+  std::vector<VectorWrite> vector_writes_;
   std::optional<std::uint64_t> collection_size_;  // after the change
   std::string collection_key_;
   bool by_ttl_ = false;

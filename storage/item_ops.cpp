@@ -13,6 +13,7 @@
 #include "protocol/item_expressions.h"
 #include "protocol/json_writer.h"
 #include "protocol/key_paths.h"
+#include "protocol/vector_index.h"
 #include "storage/index_entries.h"
 #include "storage/item_change.h"
 #include "storage/item_codec.h"
@@ -90,7 +91,7 @@ constexpr const char* kUpdateTooLarge = "Item size to update has exceeded the ma
 // Index entries and stream records are made from decoded items.
 bool has_indexes(const Table& table) {
   return !table.schema.global_indexes.empty() || !table.schema.local_indexes.empty() ||
-         (table.schema.stream && table.schema.stream->enabled);
+         !table.schema.vector_indexes.empty() || (table.schema.stream && table.schema.stream->enabled);
 }
 
 PlannedWrite start_plan(WriteContext& ctx, const PreparedWrite& w) {
@@ -170,6 +171,7 @@ PreparedPut prepare_put_item(Store& store, const Scope& scope, PutItemRequest re
   check_read_key_paths(table->schema, put.write.condition);
   put.write.location = locate(table, key_from_item(table->schema.key, item));
   indexes::check_index_keys(table->schema, item);
+  check_vector_attributes(table->schema, item);
   check_attribute_names(item);
   put.size = metering::item_size(item);
   check_item_size(put.size);
@@ -270,6 +272,7 @@ PlannedWrite plan_update_item(WriteContext& ctx, const PreparedUpdate& update, C
   indexes::check_index_keys(table.schema, item,
                             actions.legacy ? indexes::IndexKeySource::AttributeUpdates
                                            : indexes::IndexKeySource::UpdateExpression);
+  check_vector_attributes(table.schema, item);
   check_attribute_names(item);
   std::uint64_t size = metering::item_size(item);
   if (size > kMaxItemSize) throw ApiError::validation(kUpdateTooLarge);

@@ -41,7 +41,7 @@ class Env {
     std::string path;
     unsigned flags = 0;
     std::size_t map_size = 0;
-    unsigned max_dbs = 16;
+    unsigned max_dbs = 24;
     unsigned max_readers = 256;
   };
   explicit Env(const Options& options);

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "protocol/json_writer.h"
+#include "storage/vector_schema_codec.h"
 
 namespace dynamod {
 namespace {
@@ -192,6 +193,7 @@ std::string encode_schema(const TableSchema& s) {
   w.begin_array();
   for (const auto& i : s.local_indexes) write_index(w, i);
   w.end_array();
+  write_vector_indexes(w, s.vector_indexes);
   if (s.table_class) {
     w.key("table_class");
     w.integer(static_cast<int>(*s.table_class));
@@ -301,6 +303,7 @@ TableSchema decode_schema(std::string_view json) {
     s.throughput = read_throughput(o["throughput"]);
     for (element i : simdjson::dom::array(o["global_indexes"])) s.global_indexes.push_back(read_index(i));
     for (element i : simdjson::dom::array(o["local_indexes"])) s.local_indexes.push_back(read_index(i));
+    s.vector_indexes = read_vector_indexes(o);
     element table_class;
     if (o["table_class"].get(table_class) == simdjson::SUCCESS) {
       s.table_class = static_cast<TableClass>(std::int64_t(table_class));

@@ -96,6 +96,7 @@ Store::Store(const StoreOptions& options)
     dbs_.backups = txn.open_db("backups");
     dbs_.backup_items = txn.open_db("backup_items");
     dbs_.pitr_log = txn.open_db("pitr_log");
+    dbs_.vectors = txn.open_db("vectors");
     next_sequence_ = kFirstSequenceNumber;
     if (auto stored = txn.get(dbs_.meta, kNextSequenceKey); stored && stored->size() == 8) {
       std::uint64_t v = 0;
@@ -182,6 +183,7 @@ std::vector<TablePtr> Store::read_catalog(const lmdb::TxnBase& txn) const {
     for (const auto* family : {&table->schema.local_indexes, &table->schema.global_indexes}) {
       for (const auto& index : *family) table->index_stats[index.id] = load_stats(txn, index.id);
     }
+    for (const auto& index : table->schema.vector_indexes) table->index_stats[index.id] = load_stats(txn, index.id);
     tables.push_back(std::move(table));
   }
   return tables;

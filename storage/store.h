@@ -10,7 +10,8 @@
 // (namespace \0 ClientRequestToken -> expiry and request digest), "streams"
 // and "stream_records" (see streams.h), "names" (the attribute name
 // dictionary, see attribute_names.h), "backups" and "backup_items" (on-demand
-// backups, see backup_ops.h), "pitr_log" (point-in-time recovery, see pitr.h).
+// backups, see backup_ops.h), "pitr_log" (point-in-time recovery, see pitr.h),
+// "vectors" (vector index entries, see vector_entries.h).
 
 #include <cstdint>
 #include <atomic>
@@ -63,6 +64,7 @@ struct Databases {
   lmdb::Dbi backups;         // namespace \0 backup id -> the backup's descriptor (see backup_ops.h)
   lmdb::Dbi backup_items;    // backup key space ‖ item key (after the table id) -> item record
   lmdb::Dbi pitr_log;        // point-in-time recovery's history (see pitr.h)
+  lmdb::Dbi vectors;         // vector index entries (see vector_entries.h)
 };
 
 class Store {

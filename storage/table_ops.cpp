@@ -10,6 +10,7 @@
 #include "storage/pitr.h"
 #include "storage/schema_codec.h"
 #include "storage/streams.h"
+#include "storage/vector_builds.h"
 
 namespace dynamod::ops {
 namespace {
@@ -107,6 +108,7 @@ TableDescription create_table(WriteContext& ctx, const Scope& scope, TableSchema
   for (auto* family : {&schema.local_indexes, &schema.global_indexes}) {
     for (auto& index : *family) index.id = allocate_id(ctx);
   }
+  for (auto& index : schema.vector_indexes) index.id = allocate_id(ctx);
   schema.table_id = std::move(table_uuid);
   schema.region = scope.region;
   schema.creation_time = now;
@@ -118,12 +120,14 @@ TableDescription create_table(WriteContext& ctx, const Scope& scope, TableSchema
   for (const auto* family : {&schema.local_indexes, &schema.global_indexes}) {
     for (const auto& index : *family) table->index_stats[index.id] = std::make_shared<TableStats>();
   }
+  for (const auto& index : schema.vector_indexes) table->index_stats[index.id] = std::make_shared<TableStats>();
   save_schema(ctx, *table);
   ctx.stage_table(table);
   // The service answers CREATING; the table is usable at once here.
   TableDescription answer = describe(*table);
   answer.schema.status = TableStatus::Creating;
   for (auto& index : answer.schema.global_indexes) index.status = IndexStatus::Creating;
+  for (auto& index : answer.schema.vector_indexes) index.status = IndexStatus::Creating;
   return answer;
 }
 
@@ -170,6 +174,10 @@ TableDescription delete_table(WriteContext& ctx, const Scope& scope, const std::
       delete_prefix(ctx, ctx.dbs().indexes, keys::key_space_prefix(index.id));
     }
   }
+  for (const auto& index : table->schema.vector_indexes) {
+    ctx.txn().del(ctx.dbs().stats, Store::stats_key(index.id));
+    delete_prefix(ctx, ctx.dbs().vectors, keys::key_space_prefix(index.id));
+  }
   ctx.stage_drop(ns, table->schema.name);
   TableDescription answer = describe(*table);
   answer.schema.status = TableStatus::Deleting;
@@ -186,6 +194,17 @@ TableDescription update_table(WriteContext& ctx, const Scope& scope, const Updat
     mode = *request.billing_mode == "PAY_PER_REQUEST" ? BillingMode::PayPerRequest : BillingMode::Provisioned;
   }
   IndexUpdates index_updates = validate_index_updates(request, current, mode);
+  check_billing_mode_keeps_vector_indexes(current, mode);
+  VectorIndexChange vector_change;
+  if (request.vector_index_updates) {
+    // One index operation per request, GSIs and vector indexes alike.
+    if (!index_updates.empty() && (index_updates.create || index_updates.delete_name)) {
+      throw ApiError::limit_exceeded(
+          "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table");
+    }
+    vector_change = validate_vector_index_updates(*request.vector_index_updates, current,
+                                                  request.attribute_definitions, mode);
+  }
   TableUpdate update = validate_update_table(request, current);
   require_units_of_every_index(current, mode, index_updates);
 
@@ -260,6 +279,12 @@ TableDescription update_table(WriteContext& ctx, const Scope& scope, const Updat
       if (!index.throughput) index.throughput.emplace();  // an on-demand GSI given units by a switch
       change_throughput(*index.throughput, units.first, units.second, now);
     }
+  }
+  if (auto vector_job = apply_vector_index_change(ctx, std::move(vector_change), next, index_stats)) {
+    capacity_changed = true;
+    ctx.after_commit([&queue = ctx.queue(), ns, name = next.name, id = next.id, index = *vector_job] {
+      schedule_vector_index_job(queue, ns, name, id, index);
+    });
   }
   if (index_job) {
     capacity_changed = true;

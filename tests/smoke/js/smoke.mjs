@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import {
   CreateTableCommand, DeleteTableCommand, DescribeTableCommand, DynamoDBClient, GetItemCommand,
-  ListTablesCommand, waitUntilTableExists,
+  ListTablesCommand, PutItemCommand, SearchVectorsCommand, waitUntilTableExists,
 } from "@aws-sdk/client-dynamodb";
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 
@@ -45,4 +45,38 @@ await assert.rejects(doc.send(new GetCommand({ TableName, Key: { pk: "user#1" } 
                      (e) => e.name === "ValidationException" &&
                             e.message === "The provided key element does not match the schema");
 await client.send(new DeleteTableCommand({ TableName }));
+
+// Vector search: a table with a vector index, items with embeddings, SearchVectorsCommand.
+const VectorTable = "JsSmokeVectors";
+const vec = (...xs) => xs.map((x) => ({ N: String(x) }));
+const created = await client.send(new CreateTableCommand({
+  TableName: VectorTable,
+  AttributeDefinitions: [{ AttributeName: "pk", AttributeType: "S" }, { AttributeName: "cat", AttributeType: "S" }],
+  KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }],
+  BillingMode: "PAY_PER_REQUEST",
+  VectorIndexes: [{
+    IndexName: "ByEmbedding", VectorAttribute: { AttributeName: "emb" }, Dimensions: 3, DistanceFunction: "COSINE",
+    SearchSchema: [{ AttributeName: "cat", SearchSchemaElementType: "HASH" }], Projection: { ProjectionType: "ALL" },
+  }],
+}));
+assert.equal(created.TableDescription.VectorIndexes[0].Dimensions, 3);
+await waitUntilTableExists({ client, minDelay: 1, maxWaitTime: 20 }, { TableName: VectorTable });
+for (const [pk, emb] of [["a", [1, 0, 0]], ["b", [0, 1, 0]], ["c", [1, 1, 0]]]) {
+  await client.send(new PutItemCommand({ TableName: VectorTable,
+                                         Item: { pk: { S: pk }, cat: { S: "x" }, emb: { L: vec(...emb) } } }));
+}
+const found = await client.send(new SearchVectorsCommand({
+  TableName: VectorTable, IndexName: "ByEmbedding", SearchVector: vec(1, 0.1, 0), TopK: 2,
+  SearchConditionExpression: "cat = :c", ExpressionAttributeValues: { ":c": { S: "x" } },
+  ReturnConsumedCapacity: "TOTAL",
+}));
+assert.deepEqual(found.SearchResults.map((r) => r.Item.pk.S), ["a", "c"]);
+assert.ok(found.SearchResults[0].Score < found.SearchResults[1].Score);
+assert.equal(found.SearchResults[0].Item.emb, undefined);
+assert.ok(found.ConsumedCapacity.VectorSearchRequestBytes > 0);
+await assert.rejects(client.send(new SearchVectorsCommand({
+  TableName: VectorTable, IndexName: "ByEmbedding", SearchVector: vec(1, 0, 0), TopK: 101,
+  SearchConditionExpression: "cat = :c", ExpressionAttributeValues: { ":c": { S: "x" } },
+})), (e) => e.name === "ValidationException" && e.message === "Provided TopK value is out of valid range");
+await client.send(new DeleteTableCommand({ TableName: VectorTable }));
 console.log("js smoke test: passed");

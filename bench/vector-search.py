@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""Vector search benchmark: dynamod's exact SearchVectors, side by side with the same table's
+GetItem and UpdateItem and with a table of the same items without a vector index.
+
+    bench/vector-search.py --bin build/dynamod [--items 10000] [--dims 768] [--conns 16] [--seconds 10]
+
+Starts dynamod (in memory, and with --durable on a temporary data directory), then:
+  1. build: BatchWriteItem of 25 items with random unit vectors, over --conns connections;
+     vectors per second, and the RSS and data directory size per vector;
+  2. SearchVectors, TopK 10, random queries, over 1 and over --conns connections: p50/p99;
+  3. GetItem and UpdateItem (of an attribute the index does not project) on the vector table
+     and on a table with the same items and no vector index, the same clients: the ratio shows
+     what the vector index costs the table's own operations.
+The client is Python (raw SigV4-signed HTTP/1.1 keep-alive): its own CPU shares the 2 cores,
+so rates are client-bound and the latencies include the client; compare rows, not absolutes.
+"""
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "integration"))
+import dynamo_helpers as h  # noqa: E402
+
+
+class Client:
+    """One keep-alive connection sending signed requests."""
+
+    def __init__(self, endpoint):
+        import http.client
+        import urllib.parse
+        import botocore.auth
+        import botocore.awsrequest
+        import botocore.credentials
+        self.url = urllib.parse.urlsplit(endpoint)
+        self.conn = http.client.HTTPConnection(self.url.hostname, self.url.port, timeout=60)
+        self.signer = botocore.auth.SigV4Auth(botocore.credentials.Credentials(h.DUMMY_KEY, h.DUMMY_SECRET),
+                                              "dynamodb", h.REGION)
+        self.awsrequest = botocore.awsrequest
+
+    def call(self, op, body):
+        data = json.dumps(body).encode()
+        req = self.awsrequest.AWSRequest(method="POST", url="http://%s/" % self.url.netloc, data=data, headers={
+            "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810." + op})
+        self.signer.add_auth(req)
+        self.conn.request("POST", "/", body=data, headers=dict(req.headers.items()))
+        resp = self.conn.getresponse()
+        answer = resp.read()
+        if resp.status != 200:
+            raise RuntimeError("%s: %d %s" % (op, resp.status, answer[:300]))
+        return json.loads(answer)
+
+
+def unit_vector(rng, dims):
+    v = [rng.gauss(0, 1) for _ in range(dims)]
+    norm = sum(x * x for x in v) ** 0.5
+    return [x / norm for x in v]
+
+
+def attr(v):
+    return {"L": [{"N": "%.6g" % x} for x in v]}
+
+
+def run_parallel(conns, endpoint, work):
+    """work(client, index) in `conns` threads; returns the wall time."""
+    errors = []
+
+    def one(i):
+        try:
+            work(Client(endpoint), i)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(conns)]
+    start = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+    return time.monotonic() - start
+
+
+def cpu_seconds(pid):
+    """The process's user + system CPU time."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def timed(conns, endpoint, seconds, make_request, pid):
+    """Latencies (ms) of requests sent for `seconds` over `conns` connections, and the server's
+    CPU time per request (the machine may be shared: wall times then include waiting for a core)."""
+    latencies = []
+    lock = threading.Lock()
+    deadline = time.monotonic() + seconds
+
+    def work(client, i):
+        rng = random.Random(i)
+        mine = []
+        while time.monotonic() < deadline:
+            op, body = make_request(rng)
+            t = time.perf_counter()
+            client.call(op, body)
+            mine.append((time.perf_counter() - t) * 1000)
+        with lock:
+            latencies.extend(mine)
+    cpu = cpu_seconds(pid)
+    wall = run_parallel(conns, endpoint, work)
+    cpu = cpu_seconds(pid) - cpu
+    latencies.sort()
+    return {"requests": len(latencies), "rps": len(latencies) / wall,
+            "server_cpu_ms_per_request": cpu * 1000 / max(1, len(latencies)),
+            "p50_ms": latencies[len(latencies) // 2], "p99_ms": latencies[int(len(latencies) * 0.99)],
+            "mean_ms": statistics.fmean(latencies)}
+
+
+def rss_kb(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def du_bytes(path):
+    return int(subprocess.check_output(["du", "-sb", path]).split()[0])
+
+
+def bench(args, durable):
+    data_dir = tempfile.mkdtemp(prefix="vector-bench-") if durable else None
+    server = h.DynamodProcess(args.bin, data_dir=data_dir, in_memory=not durable)
+    server.start()
+    try:
+        endpoint = server.endpoint
+        admin = Client(endpoint)
+        rss_before = rss_kb(server.proc.pid)
+        for name, vector_index in (("vec", True), ("plain", False)):
+            body = {"TableName": name, "BillingMode": "PAY_PER_REQUEST",
+                    "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+                    "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]}
+            if vector_index:
+                body["VectorIndexes"] = [{"IndexName": "vix", "VectorAttribute": {"AttributeName": "emb"},
+                                          "Dimensions": args.dims, "DistanceFunction": "COSINE",
+                                          "Projection": {"ProjectionType": "KEYS_ONLY"}}]
+            admin.call("CreateTable", body)
+        per_conn = (args.items + args.conns - 1) // args.conns
+
+        def load(client, i):
+            rng = random.Random(1000 + i)
+            keys = ["k%07d" % n for n in range(i * per_conn, min(args.items, (i + 1) * per_conn))]
+            for start in range(0, len(keys), 25):
+                batch = [{"PutRequest": {"Item": {"pk": {"S": k}, "emb": attr(unit_vector(rng, args.dims))}}}
+                         for k in keys[start:start + 25]]
+                pending = {"vec": batch}
+                while pending:
+                    pending = client.call("BatchWriteItem", {"RequestItems": pending}).get("UnprocessedItems")
+        build_s = run_parallel(args.conns, endpoint, load)
+        rss_after = rss_kb(server.proc.pid)
+        out = {"mode": "durable" if durable else "in-memory", "items": args.items, "dims": args.dims,
+               "build_vectors_per_s": args.items / build_s,
+               "rss_bytes_per_vector": (rss_after - rss_before) * 1024 / args.items}
+        if durable:
+            out["disk_bytes_per_vector"] = du_bytes(data_dir) / args.items
+        query_rng = random.Random(7)
+        queries = [unit_vector(query_rng, args.dims) for _ in range(64)]
+
+        def search(rng):
+            return "SearchVectors", {"TableName": "vec", "IndexName": "vix", "TopK": 10,
+                                     "SearchVector": attr(rng.choice(queries))["L"]}
+        out["search_1_conn"] = timed(1, endpoint, args.seconds, search, server.proc.pid)
+        out["search_%d_conns" % args.conns] = timed(args.conns, endpoint, args.seconds, search, server.proc.pid)
+        # The plain table gets the same items: the same vectors, with no vector index.
+
+        def fill_plain(client, i):
+            rng = random.Random(1000 + i)
+            keys = ["k%07d" % n for n in range(i * per_conn, min(args.items, (i + 1) * per_conn))]
+            for start in range(0, len(keys), 25):
+                batch = [{"PutRequest": {"Item": {"pk": {"S": k}, "emb": attr(unit_vector(rng, args.dims))}}}
+                         for k in keys[start:start + 25]]
+                pending = {"plain": batch}
+                while pending:
+                    pending = client.call("BatchWriteItem", {"RequestItems": pending}).get("UnprocessedItems")
+        run_parallel(args.conns, endpoint, fill_plain)
+        for table in ("vec", "plain"):
+            def get(rng, table=table):
+                return "GetItem", {"TableName": table, "Key": {"pk": {"S": "k%07d" % rng.randrange(args.items)}}}
+
+            def update(rng, table=table):
+                return "UpdateItem", {"TableName": table, "Key": {"pk": {"S": "k%07d" % rng.randrange(args.items)}},
+                                      "UpdateExpression": "SET c = :c", "ExpressionAttributeValues": {":c": {"N": "1"}}}
+            out["get_" + table] = timed(args.conns, endpoint, args.seconds, get, server.proc.pid)
+            out["update_" + table] = timed(args.conns, endpoint, args.seconds, update, server.proc.pid)
+        out["get_ratio_vec_over_plain"] = out["get_vec"]["rps"] / out["get_plain"]["rps"]
+        out["update_ratio_vec_over_plain"] = out["update_vec"]["rps"] / out["update_plain"]["rps"]
+        return out
+    finally:
+        server.stop()
+        if data_dir:
+            subprocess.run(["rm", "-rf", data_dir], check=False)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--bin", default="build/dynamod")
+    p.add_argument("--items", type=int, default=10000)
+    p.add_argument("--dims", type=int, default=768)
+    p.add_argument("--conns", type=int, default=16)
+    p.add_argument("--seconds", type=float, default=10)
+    p.add_argument("--modes", default="in-memory,durable")
+    args = p.parse_args()
+    for mode in args.modes.split(","):
+        print(json.dumps(bench(args, mode == "durable")), flush=True)
+
+
+if __name__ == "__main__":
+    main()
