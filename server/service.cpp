@@ -294,7 +294,7 @@ HttpResponse Service::console(const HttpRequest& request) {
     return response;
   }
   // The files change only with the binary: a browser revalidates by digest.
-  const bool unchanged = last_value(request, http::field::if_none_match) == asset->etag;
+  const bool unchanged = request[http::field::if_none_match] == asset->etag;
   HttpResponse response = answer(request, unchanged ? http::status::not_modified : http::status::ok,
                                  unchanged ? std::string() : std::string(asset->bytes));
   response.set(http::field::content_type, console_content_type(asset->name));
