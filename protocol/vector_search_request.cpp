@@ -148,7 +148,10 @@ VectorSearchSpec validate_search_vectors(const SearchVectorsRequest& r, const Ta
   if (r.projection_expression) spec.projection = expr::parse_projection(*r.projection_expression, placeholders);
   placeholders.check_all_used();
 
-  for (auto& [name, value] : terms) {
+  // Not a structured binding: clang 14 (the fuzzers' compiler) lets no lambda capture one.
+  for (auto& term : terms) {
+    const std::string& name = term.first;
+    AttributeValue& value = term.second;
     const SearchSchemaElement* element = nullptr;
     for (const auto& e : index->search_schema) {
       if (e.name == name) element = &e;

@@ -93,7 +93,7 @@ std::optional<Config> parse_config(int argc, char** argv) {
         "JSON file of fault rules to start with, as POST /dynamod/faults takes them (docs/testing-companion.md).")
     ("control", po::value(&control)->default_value(control),
         "on: the control endpoints (/dynamod/faults, /dynamod/reset, /dynamod/snapshots) accept changes; with "
-        "--credentials only SigV4-signed ones by a listed key. off: every POST and DELETE under /dynamod/ is refused.");
+        "--credentials only SigV4-signed ones by a listed key. off: every POST and DELETE under /dynamod/ is refused.")
     ("console", po::value(&console)->default_value(console),
         "on: serve the web console at /dynamod/console (it signs its requests when --credentials is given). off: no console.");
   // clang-format on
