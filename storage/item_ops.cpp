@@ -273,7 +273,8 @@ PlannedWrite plan_update_item(WriteContext& ctx, const PreparedUpdate& update, C
                             actions.legacy ? indexes::IndexKeySource::AttributeUpdates
                                            : indexes::IndexKeySource::UpdateExpression);
   check_vector_attributes(table.schema, item);
-  check_attribute_names(item);
+  // No walk of the finished item for long names: prepare_update_item checked what
+  // the update writes (check_update_names), and the stored item holds none.
   std::uint64_t size = metering::item_size(item);
   if (size > kMaxItemSize) throw ApiError::validation(kUpdateTooLarge);
   result.consumed.table_write_units = metering::write_units(std::max(old.size, size), transactional);
