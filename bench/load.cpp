@@ -87,8 +87,8 @@ asio::awaitable<void> load_worker(const Options& o, Signer& signer, const LoadPl
     const std::string body = plan.body(i);
     const auto start = Clock::now();
     Call r = co_await call(c, signer, o, plan.operation(), body);
-    const auto nanos = static_cast<std::uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+    const auto nanos =
+        static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
     totals.latency.record(nanos);
     std::string type;
     if (r.status != 0 && classify(expect, r.status, r.body, type) == Outcome::Ok) {
@@ -145,11 +145,10 @@ asio::awaitable<int> load(const Options& o) {
   const unsigned workers = std::max(1u, o.conns);
   unsigned running = workers;
   for (unsigned w = 0; w < workers; ++w) {
-    asio::co_spawn(executor, load_worker(o, signer, plan, next, totals),
-                   [&running](std::exception_ptr e) {
-                     --running;
-                     if (e) std::rethrow_exception(e);
-                   });
+    asio::co_spawn(executor, load_worker(o, signer, plan, next, totals), [&running](std::exception_ptr e) {
+      --running;
+      if (e) std::rethrow_exception(e);
+    });
   }
   asio::steady_timer timer(executor);
   while (running > 0) {

@@ -47,7 +47,8 @@ int run_selftest(const Options& o) {
     const std::size_t i = LatencyHistogram::index_of(v);
     expect(i < LatencyHistogram::kBuckets && LatencyHistogram::lower_bound_of(i) <= v,
            "bucket of " + std::to_string(v));
-    if (i + 1 < LatencyHistogram::kBuckets) expect(LatencyHistogram::lower_bound_of(i + 1) > v, "bucket end of " + std::to_string(v));
+    if (i + 1 < LatencyHistogram::kBuckets)
+      expect(LatencyHistogram::lower_bound_of(i + 1) > v, "bucket end of " + std::to_string(v));
   }
   Signer signer(o.access_key, o.secret_key, o.region);
   for (std::time_t t : {std::time_t{1'700'000'000}, std::time_t{1'700'000'001}, std::time_t{1'800'000'000}}) {
@@ -90,7 +91,9 @@ std::optional<Options> parse_options(int argc, char** argv) {
   po::options_description desc(
       "dynamod-loadgen: closed-loop load for DynamoDB's JSON protocol.\n"
       "Usage: dynamod-loadgen WORKLOAD [options] [-- command for startup]\n"
-      "Workloads: " + std::string(workload_names()) + ";\n"
+      "Workloads: " +
+      std::string(workload_names()) +
+      ";\n"
       "also: load (create and fill the tables), sizes (items and item bytes of the tables, from\n"
       "DescribeTable), wait (until ListTables answers 200),\n"
       "startup (spawn the command after --, time spawn -> first 200, repeat),\n"

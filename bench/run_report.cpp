@@ -76,10 +76,11 @@ void report_run(const Options& o, WorkloadKind kind, const Totals& t, double sec
     std::printf(
         "{\"workload\":\"%s\",\"label\":\"%s\",\"conns\":%u,\"duration_s\":%.3f,\"requests\":%llu,\"rps\":%.1f,"
         "\"items_per_s\":%.1f,\"p50_ms\":%.4f,\"p90_ms\":%.4f,\"p99_ms\":%.4f,\"p999_ms\":%.4f,\"max_ms\":%.4f,"
-        "\"mean_ms\":%.4f,\"client_cpu_pct\":%.1f,\"client_cpu_total_s\":%.3f,\"errors\":%llu,\"expected_failures\":%llu,\"error_types\":%s}\n",
+        "\"mean_ms\":%.4f,\"client_cpu_pct\":%.1f,\"client_cpu_total_s\":%.3f,\"errors\":%llu,\"expected_failures\":%"
+        "llu,\"error_types\":%s}\n",
         std::string(workload_name(kind)).c_str(), json_escape(o.label).c_str(), o.conns, seconds,
-        static_cast<unsigned long long>(t.requests()), rps, rps * items_per_request(kind), ms(0.5), ms(0.9),
-        ms(0.99), ms(0.999), static_cast<double>(t.latency.max()) / 1e6, mean_ms, client_cpu, cpu_seconds(),
+        static_cast<unsigned long long>(t.requests()), rps, rps * items_per_request(kind), ms(0.5), ms(0.9), ms(0.99),
+        ms(0.999), static_cast<double>(t.latency.max()) / 1e6, mean_ms, client_cpu, cpu_seconds(),
         static_cast<unsigned long long>(t.errors), static_cast<unsigned long long>(t.expected_failures),
         error_types_json(t).c_str());
   } else {

@@ -28,8 +28,9 @@ bool probe_once(const Options& o, Signer& signer, asio::io_context& io) {
   socket.connect(resolve(o), ec);
   if (ec) return false;
   signer.tick();
-  SignedRequest request = o.probe == "get" ? SignedRequest::raw_get(o.host_header())
-                                           : SignedRequest(signer, o.host_header(), "DynamoDB_20120810.ListTables", "{}");
+  SignedRequest request = o.probe == "get"
+                              ? SignedRequest::raw_get(o.host_header())
+                              : SignedRequest(signer, o.host_header(), "DynamoDB_20120810.ListTables", "{}");
   asio::write(socket, asio::buffer(request.wire().data(), request.wire().size()), ec);
   if (ec) return false;
   boost::beast::flat_buffer buffer;
@@ -134,9 +135,10 @@ int run_startup(const Options& o) {
   const double hi = *std::max_element(times_ms.begin(), times_ms.end());
   const double rss_mib = static_cast<double>(median(rss_kib)) / 1024.0;
   if (o.json) {
-    std::printf("{\"workload\":\"startup\",\"label\":\"%s\",\"runs\":%zu,\"median_ms\":%.2f,\"min_ms\":%.2f,"
-                "\"max_ms\":%.2f,\"rss_mib\":%.1f}\n",
-                json_escape(o.label).c_str(), times_ms.size(), med, lo, hi, rss_mib);
+    std::printf(
+        "{\"workload\":\"startup\",\"label\":\"%s\",\"runs\":%zu,\"median_ms\":%.2f,\"min_ms\":%.2f,"
+        "\"max_ms\":%.2f,\"rss_mib\":%.1f}\n",
+        json_escape(o.label).c_str(), times_ms.size(), med, lo, hi, rss_mib);
   } else {
     std::printf("startup %s: median %.1f ms (min %.1f, max %.1f, %zu runs) to the first 200; RSS then %.1f MiB\n",
                 o.label.c_str(), med, lo, hi, times_ms.size(), rss_mib);

@@ -55,7 +55,8 @@ asio::awaitable<void> drive(Run& run, unsigned index) {
       if (outcome == Outcome::Error) ++run.warmup_errors, ++run.warmup_error_types[error_type];
       continue;
     }
-    const auto nanos = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count());
+    const auto nanos =
+        static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count());
     run.totals.latency.record(nanos);
     run.totals.latency_sum_ns += nanos;
     if (outcome == Outcome::Ok) ++run.totals.ok;

@@ -107,8 +107,8 @@ void append_query_item(BodyTemplate& t, int partition_group, int sk_group, int s
   t.text(R"("},"created":{"N":"1700000000"},"payload":{"S":")").text(kPayload).text(R"("}})");
 }
 
-Operation OperationSet::make(const Signer& signer, std::string_view host, std::string_view target,
-                             BodyTemplate t, Expect expect) {
+Operation OperationSet::make(const Signer& signer, std::string_view host, std::string_view target, BodyTemplate t,
+                             Expect expect) {
   return Operation{SignedRequest(signer, host, std::string("DynamoDB_20120810.") + std::string(target), t.body),
                    std::move(t.groups), expect};
 }
@@ -135,12 +135,8 @@ OperationSet::OperationSet(WorkloadKind kind, const DataShape& shape, const Sign
   };
 
   switch (kind) {
-    case WorkloadKind::Get:
-      ops_.push_back(get_item());
-      break;
-    case WorkloadKind::Put:
-      ops_.push_back(put_item(keys, false));
-      break;
+    case WorkloadKind::Get: ops_.push_back(get_item()); break;
+    case WorkloadKind::Put: ops_.push_back(put_item(keys, false)); break;
     case WorkloadKind::CondPut:
       // Keys 0..keys-1 exist and keys..2*keys-1 never do (a failed put
       // creates nothing): attribute_exists(pk) fails half the time, steadily.
@@ -174,8 +170,8 @@ OperationSet::OperationSet(WorkloadKind kind, const DataShape& shape, const Sign
       const bool multi = kind == WorkloadKind::QueryGsi3;
       BodyTemplate t;
       const int partition = t.group(kKeyDigits, 0, shape.partitions());
-      t.text(R"({"TableName":)" + quoted(shape.query_table) + R"(,"IndexName":")" +
-             (multi ? "by_contact" : "by_name") + R"(",)");
+      t.text(R"({"TableName":)" + quoted(shape.query_table) + R"(,"IndexName":")" + (multi ? "by_contact" : "by_name") +
+             R"(",)");
       t.text(multi ? R"("KeyConditionExpression":"#n = :n AND email = :e AND created = :c",)"
                    : R"("KeyConditionExpression":"#n = :n",)");
       t.text(R"("ExpressionAttributeNames":{"#n":"name"},"ExpressionAttributeValues":{":n":{"S":"Customer )");
@@ -228,9 +224,7 @@ OperationSet::OperationSet(WorkloadKind kind, const DataShape& shape, const Sign
       ops_.push_back(make(signer, host, "Scan", std::move(t), Expect::Ok));
       break;
     }
-    case WorkloadKind::RawGet:
-      ops_.push_back(Operation{SignedRequest::raw_get(host), {}, Expect::Ok});
-      break;
+    case WorkloadKind::RawGet: ops_.push_back(Operation{SignedRequest::raw_get(host), {}, Expect::Ok}); break;
   }
 }
 

@@ -22,8 +22,20 @@ namespace dynamod::bench {
 // QueryGsi / QueryGsi3: a partition of bench_q (10 items) read through its GSI `by_name` (HASH
 // name, RANGE sk) or its multi-attribute GSI `by_contact` (HASH name, email, created; RANGE sk,
 // score, pk), which bench/overhead.sh multi-gsi creates.
-enum class WorkloadKind { Get, Put, Update, Query, CondPut, BatchWrite, TransactWrite, ScanFilter, Mix, RawGet,
-                          QueryGsi, QueryGsi3 };
+enum class WorkloadKind {
+  Get,
+  Put,
+  Update,
+  Query,
+  CondPut,
+  BatchWrite,
+  TransactWrite,
+  ScanFilter,
+  Mix,
+  RawGet,
+  QueryGsi,
+  QueryGsi3
+};
 
 std::optional<WorkloadKind> parse_workload(std::string_view name);
 std::string_view workload_name(WorkloadKind kind);
@@ -59,9 +71,9 @@ class BodyTemplate {
  public:
   struct Group {
     int width = 0;
-    std::uint64_t low = 0;   // random values are drawn from [low, low + span)
+    std::uint64_t low = 0;  // random values are drawn from [low, low + span)
     std::uint64_t span = 0;
-    bool unique = false;     // distinct from the other unique groups of the body
+    bool unique = false;  // distinct from the other unique groups of the body
     std::vector<std::size_t> offsets;
   };
 
@@ -98,8 +110,7 @@ class OperationSet {
   Operation& next(Rng& rng);
 
  private:
-  Operation make(const Signer& signer, std::string_view host, std::string_view target, BodyTemplate t,
-                 Expect expect);
+  Operation make(const Signer& signer, std::string_view host, std::string_view target, BodyTemplate t, Expect expect);
   WorkloadKind kind_;
   std::vector<Operation> ops_;
   std::vector<std::uint64_t> drawn_;

@@ -22,15 +22,17 @@ CapacityCost estimate_capacity_cost(const ObservedUsage& usage, const ClassPrice
     c.read_per_second = usage.read_units / usage.window_seconds;
     c.write_per_second = usage.write_units / usage.window_seconds;
   }
-  c.on_demand_monthly = (c.read_per_second * prices.read_request_unit +
-                         c.write_per_second * prices.write_request_unit) * kSecondsPerMonth;
+  c.on_demand_monthly =
+      (c.read_per_second * prices.read_request_unit + c.write_per_second * prices.write_request_unit) *
+      kSecondsPerMonth;
   c.provisioned_rcu = capacity_for(usage.peak_read_per_second);
   c.provisioned_wcu = capacity_for(usage.peak_write_per_second);
   c.provisioned_monthly = (static_cast<double>(c.provisioned_rcu) * prices.rcu_hour +
-                           static_cast<double>(c.provisioned_wcu) * prices.wcu_hour) * kHoursPerMonth;
+                           static_cast<double>(c.provisioned_wcu) * prices.wcu_hour) *
+                          kHoursPerMonth;
   // Utilisation weighted by price, so that one number compares the two modes.
-  const double used_cost = (c.read_per_second * prices.rcu_hour + c.write_per_second * prices.wcu_hour) *
-                           kHoursPerMonth;
+  const double used_cost =
+      (c.read_per_second * prices.rcu_hour + c.write_per_second * prices.wcu_hour) * kHoursPerMonth;
   c.provisioned_utilisation = c.provisioned_monthly > 0 ? used_cost / c.provisioned_monthly : 0;
   // Provisioned capacity fully used at the observed mix, against on-demand.
   c.break_even_utilisation = c.on_demand_monthly > 0 ? used_cost / c.on_demand_monthly : 0;

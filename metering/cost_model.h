@@ -27,14 +27,14 @@ struct ObservedUsage {
 };
 
 struct CapacityCost {
-  double read_per_second = 0;   // average over the window
+  double read_per_second = 0;  // average over the window
   double write_per_second = 0;
-  double on_demand_monthly = 0;  // USD at the average rate
+  double on_demand_monthly = 0;      // USD at the average rate
   std::int64_t provisioned_rcu = 0;  // sized for the busiest second
   std::int64_t provisioned_wcu = 0;
-  double provisioned_monthly = 0;       // USD for that capacity
-  double provisioned_utilisation = 0;   // average rate / provisioned capacity (0..1)
-  double break_even_utilisation = 0;    // provisioned is cheaper above it (0..1)
+  double provisioned_monthly = 0;      // USD for that capacity
+  double provisioned_utilisation = 0;  // average rate / provisioned capacity (0..1)
+  double break_even_utilisation = 0;   // provisioned is cheaper above it (0..1)
   bool provisioned_cheaper = false;
 };
 

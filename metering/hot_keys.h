@@ -18,9 +18,9 @@ class HotKeys {
   static constexpr std::size_t kCounters = 16;
 
   struct Entry {
-    AttributeValue key;  // the partition key value
-    double units = 0;    // read + write units, an upper bound
-    double error = 0;    // by how much `units` may overstate
+    AttributeValue key;          // the partition key value
+    double units = 0;            // read + write units, an upper bound
+    double error = 0;            // by how much `units` may overstate
     std::uint64_t requests = 0;  // since the key took its counter
   };
 

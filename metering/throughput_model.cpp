@@ -7,9 +7,9 @@ namespace dynamod::metering {
 namespace {
 
 constexpr double kBurstSeconds = 300;
-constexpr double kInitialReadPeak = 6000;   // a new on-demand table serves twice these
+constexpr double kInitialReadPeak = 6000;  // a new on-demand table serves twice these
 constexpr double kInitialWritePeak = 2000;
-constexpr double kTableQuota = 40000;       // units per second, per table, in either mode
+constexpr double kTableQuota = 40000;  // units per second, per table, in either mode
 constexpr double kPartitionReadLimit = 3000;
 constexpr double kPartitionWriteLimit = 1000;
 constexpr std::int64_t kPeakSettleMinutes = 30;
@@ -100,7 +100,7 @@ void ThroughputModel::charge(Resource& r, bool read, double units, double now) {
 }
 
 ThroughputModel::PartitionUse& ThroughputModel::partition_use(const std::string& index, std::uint64_t partition,
-                                                               std::int64_t second) {
+                                                              std::int64_t second) {
   if (partitions_.size() > kMaxTrackedPartitions) {
     std::erase_if(partitions_, [&](const auto& entry) { return entry.second.second < second; });
   }

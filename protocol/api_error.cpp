@@ -64,8 +64,7 @@ ApiError ApiError::invalid_parameter(std::string_view detail) {
   return validation(std::move(message));
 }
 
-void ConstraintErrors::add(std::string_view value_repr, std::string_view path, std::string_view constraint,
-                           int rank) {
+void ConstraintErrors::add(std::string_view value_repr, std::string_view path, std::string_view constraint, int rank) {
   std::string entry = "Value '";
   entry += value_repr;
   entry += "' at '";
@@ -93,8 +92,7 @@ void ConstraintErrors::add_unechoed(std::string_view path, std::string_view cons
 
 void ConstraintErrors::throw_if_any() {
   if (entries_.empty()) return;
-  std::stable_sort(entries_.begin(), entries_.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(entries_.begin(), entries_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::string message = std::to_string(entries_.size());
   message += entries_.size() == 1 ? " validation error detected: " : " validation errors detected: ";
   for (std::size_t i = 0; i < entries_.size(); ++i) {

@@ -64,12 +64,8 @@ class ApiError {
   void set_extra_json(std::string json) { extra_json_ = std::move(json); }
   const std::string& extra_json() const { return extra_json_; }
 
-  static ApiError validation(std::string message) {
-    return {ErrorCode::ValidationException, std::move(message)};
-  }
-  static ApiError serialization(std::string message) {
-    return {ErrorCode::SerializationException, std::move(message)};
-  }
+  static ApiError validation(std::string message) { return {ErrorCode::ValidationException, std::move(message)}; }
+  static ApiError serialization(std::string message) { return {ErrorCode::SerializationException, std::move(message)}; }
   static ApiError resource_not_found(std::string message = "Requested resource not found") {
     return {ErrorCode::ResourceNotFoundException, std::move(message)};
   }
@@ -82,9 +78,7 @@ class ApiError {
   static ApiError limit_exceeded(std::string message) {
     return {ErrorCode::LimitExceededException, std::move(message)};
   }
-  static ApiError internal(std::string message) {
-    return {ErrorCode::InternalServerError, std::move(message)};
-  }
+  static ApiError internal(std::string message) { return {ErrorCode::InternalServerError, std::move(message)}; }
 
   // "One or more parameter values were invalid: <detail>", DynamoDB's usual prefix.
   static ApiError invalid_parameter(std::string_view detail);

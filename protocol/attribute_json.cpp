@@ -81,11 +81,14 @@ BinarySet decode_binary_set(json::value& v) {
   if (set.values.empty()) throw_empty_set(AttributeType::BS);
   std::vector<std::string> original = set.values;
   if (!normalize_set(set.values)) {
-    throw ApiError::invalid_parameter("Input collection " + render_collection(original, [](const std::string& s) {
-                                        std::string b64;
-                                        base64_encode_append(b64, s);
-                                        return b64;
-                                      }) + "of type BS contains duplicates.");
+    throw ApiError::invalid_parameter("Input collection " +
+                                      render_collection(original,
+                                                        [](const std::string& s) {
+                                                          std::string b64;
+                                                          base64_encode_append(b64, s);
+                                                          return b64;
+                                                        }) +
+                                      "of type BS contains duplicates.");
   }
   return set;
 }
@@ -163,8 +166,7 @@ AttributeValue decode_value(json::value& v, int depth) {
     }
   }
   if (types_set == 0) {
-    throw ApiError::validation(
-        "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+    throw ApiError::validation("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
   }
   if (types_set > 1) {
     throw ApiError::validation(
@@ -186,8 +188,7 @@ ApiError number_error(Number::ParseError error, std::string_view text) {
     case Number::ParseError::Underflow:
       return ApiError::validation(
           "Number underflow. Attempting to store a number with magnitude smaller than supported range");
-    case Number::ParseError::NotANumber:
-      break;
+    case Number::ParseError::NotANumber: break;
   }
   if (text.empty()) return ApiError::validation("The parameter cannot be converted to a numeric value");
   return ApiError::validation("The parameter cannot be converted to a numeric value: " + std::string(text));

@@ -6,8 +6,7 @@
 namespace dynamod {
 
 std::string_view type_name(AttributeType type) {
-  static constexpr std::array<std::string_view, 10> kNames{"S",  "N",  "B",  "BOOL", "NULL",
-                                                           "SS", "NS", "BS", "L",    "M"};
+  static constexpr std::array<std::string_view, 10> kNames{"S", "N", "B", "BOOL", "NULL", "SS", "NS", "BS", "L", "M"};
   return kNames[static_cast<std::size_t>(type)];
 }
 

@@ -83,8 +83,7 @@ using Item = Map;
 
 class AttributeValue {
  public:
-  using Storage =
-      std::variant<std::string, Number, Binary, bool, Null, StringSet, NumberSet, BinarySet, List, Map>;
+  using Storage = std::variant<std::string, Number, Binary, bool, Null, StringSet, NumberSet, BinarySet, List, Map>;
 
   AttributeValue() : v_(Null{}) {}
   static AttributeValue string(std::string s) { return AttributeValue(Storage(std::in_place_index<0>, std::move(s))); }

@@ -4,8 +4,8 @@
 
 #include "protocol/api_error.h"
 #include "protocol/backups.h"
-#include "protocol/vector_index.h"
 #include "protocol/item_requests.h"
+#include "protocol/vector_index.h"
 
 namespace dynamod {
 namespace {
@@ -50,7 +50,8 @@ RawIndex raw_index(const IndexSchema& index, bool provisioned) {
   raw.key_schema = raw_key_schema(index.key);
   RawProjection projection;
   projection.projection_type = std::string(projection_type_name(index.projection.type));
-  if (index.projection.type == ProjectionType::Include) projection.non_key_attributes = index.projection.non_key_attributes;
+  if (index.projection.type == ProjectionType::Include)
+    projection.non_key_attributes = index.projection.non_key_attributes;
   raw.projection = std::move(projection);
   if (provisioned && index.throughput) raw.throughput = raw_throughput(*index.throughput);
   return raw;
@@ -74,7 +75,8 @@ bool read_override(std::string_view key, json::value& value, RestoreOverrides& o
 
 void check_overrides(const RestoreOverrides& o, ConstraintErrors& errors) {
   if (o.billing_mode && *o.billing_mode != "PROVISIONED" && *o.billing_mode != "PAY_PER_REQUEST") {
-    errors.add(*o.billing_mode, "billingModeOverride", "Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]");
+    errors.add(*o.billing_mode, "billingModeOverride",
+               "Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]");
   }
   check_index_constraints(o.global_indexes, "globalSecondaryIndexOverride", errors);
   check_index_constraints(o.local_indexes, "localSecondaryIndexOverride", errors);
@@ -145,8 +147,10 @@ ListBackupsRequest decode_list_backups(json::object body) {
   // Checked after the loop, in the order of the API's members, whatever the JSON's.
   ConstraintErrors errors;
   if (r.table_name) check_table_name_constraints(*r.table_name, errors);
-  if (limit && *limit < 1) errors.add(std::to_string(*limit), "limit", "Member must have value greater than or equal to 1");
-  if (limit && *limit > 100) errors.add(std::to_string(*limit), "limit", "Member must have value less than or equal to 100");
+  if (limit && *limit < 1)
+    errors.add(std::to_string(*limit), "limit", "Member must have value greater than or equal to 1");
+  if (limit && *limit > 100)
+    errors.add(std::to_string(*limit), "limit", "Member must have value less than or equal to 100");
   if (r.exclusive_start_backup_arn) check_backup_arn(*r.exclusive_start_backup_arn, "exclusiveStartBackupArn", errors);
   if (backup_type && *backup_type != "USER" && *backup_type != "SYSTEM" && *backup_type != "AWS_BACKUP" &&
       *backup_type != "ALL") {
@@ -196,7 +200,8 @@ RestoreTableToPointInTimeRequest decode_restore_table_to_point_in_time(json::obj
     if (key == "SourceTableArn") source_arn = decode::optional_string(value);
     else if (key == "SourceTableName") source_name = decode::optional_string(value);
     else if (key == "TargetTableName") target = decode::optional_string(value);
-    else if (key == "UseLatestRestorableTime") use_latest = json::is_null(value) ? std::nullopt : std::optional(json::read_bool(value));
+    else if (key == "UseLatestRestorableTime")
+      use_latest = json::is_null(value) ? std::nullopt : std::optional(json::read_bool(value));
     else if (key == "RestoreDateTime") r.restore_time = optional_timestamp(value);
     else read_override(key, value, r.overrides);
   }
@@ -240,8 +245,10 @@ TableSchema restored_schema(const TableSchema& source, const std::string& target
   } else if (provisioned && source.billing_mode == BillingMode::Provisioned) {
     create.throughput = raw_throughput(source.throughput);
   }
-  create.global_indexes = request.global_indexes ? *request.global_indexes : raw_indexes(source.global_indexes, provisioned);
-  create.local_indexes = request.local_indexes ? *request.local_indexes : raw_indexes(source.local_indexes, provisioned);
+  create.global_indexes =
+      request.global_indexes ? *request.global_indexes : raw_indexes(source.global_indexes, provisioned);
+  create.local_indexes =
+      request.local_indexes ? *request.local_indexes : raw_indexes(source.local_indexes, provisioned);
   if (create.global_indexes->empty()) create.global_indexes.reset();
   if (create.local_indexes->empty()) create.local_indexes.reset();
   // The definitions the restored keys use (an index left out takes its own along).

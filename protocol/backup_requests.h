@@ -26,7 +26,7 @@ struct BackupArnRequest {  // DescribeBackup, DeleteBackup
 
 struct ListBackupsRequest {
   std::optional<std::string> table_name;
-  std::int64_t limit = 100;  // the service's page size when none is asked for
+  std::int64_t limit = 100;              // the service's page size when none is asked for
   std::optional<double> created_from;    // TimeRangeLowerBound, inclusive
   std::optional<double> created_before;  // TimeRangeUpperBound, exclusive
   std::optional<std::string> exclusive_start_backup_arn;

@@ -25,11 +25,11 @@ struct Backup {
   std::string id;
   std::string name;
   BackupType type = BackupType::User;
-  double created = 0;             // epoch seconds
-  double expires = 0;             // epoch seconds, SYSTEM backups only
-  std::uint32_t key_space = 0;    // storage: where its copy of the items is kept
-  TableSchema table;              // the source table when the backup was taken
-  TableCounters counters;         // and its items then
+  double created = 0;           // epoch seconds
+  double expires = 0;           // epoch seconds, SYSTEM backups only
+  std::uint32_t key_space = 0;  // storage: where its copy of the items is kept
+  TableSchema table;            // the source table when the backup was taken
+  TableCounters counters;       // and its items then
 };
 
 enum class BackupStatus : std::uint8_t { Creating, Available, Deleted };

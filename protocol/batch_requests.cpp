@@ -219,7 +219,8 @@ BatchWriteItemRequest decode_batch_write_item(json::object body) {
                  "Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must "
                  "have length greater than or equal to 1]");
     } else if (t.requests.size() > kMaxBatchWriteRequests) {
-      errors.add_unechoed("RequestItems." + t.table_name + ".member", "Member must have length less than or equal to 25");
+      errors.add_unechoed("RequestItems." + t.table_name + ".member",
+                          "Member must have length less than or equal to 25");
     }
   }
   errors.throw_if_any();

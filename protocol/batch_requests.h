@@ -30,7 +30,7 @@ struct BatchGetItemRequest {
 };
 
 struct BatchWriteRequest {
-  std::optional<Item> put_item;  // PutRequest.Item
+  std::optional<Item> put_item;    // PutRequest.Item
   std::optional<Item> delete_key;  // DeleteRequest.Key
 };
 

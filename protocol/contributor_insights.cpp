@@ -127,8 +127,7 @@ int contributor_insights_rule_count(ContributorInsightsMode mode, bool has_sort_
 }
 
 std::vector<std::string> contributor_insights_rule_names(const ContributorInsights& setting, std::string_view table,
-                                                         const std::optional<std::string>& index,
-                                                         bool has_sort_key) {
+                                                         const std::optional<std::string>& index, bool has_sort_key) {
   std::string resource(table);
   if (index) resource += "-" + *index;
   const std::string suffix = "-" + resource + "-" + std::to_string(setting.rules_created_ms);
@@ -209,7 +208,8 @@ std::string encode_describe_contributor_insights(const ContributorInsightsEntry&
   if (s.status == Status::Enabled) {
     out.key("ContributorInsightsRuleList");
     out.begin_array();
-    for (const auto& name : contributor_insights_rule_names(s, entry.table_name, entry.index_name, entry.has_sort_key)) {
+    for (const auto& name :
+         contributor_insights_rule_names(s, entry.table_name, entry.index_name, entry.has_sort_key)) {
       out.string(name);
     }
     out.end_array();

@@ -54,8 +54,7 @@ ListContributorInsightsRequest decode_list_contributor_insights(json::object bod
 int contributor_insights_rule_count(ContributorInsightsMode mode, bool has_sort_key);
 // DynamoDBContributorInsights-<kind>-<table>[-<index>]-<creation ms>.
 std::vector<std::string> contributor_insights_rule_names(const ContributorInsights& setting, std::string_view table,
-                                                         const std::optional<std::string>& index,
-                                                         bool has_sort_key);
+                                                         const std::optional<std::string>& index, bool has_sort_key);
 
 // What UpdateContributorInsights makes of a setting: the setting to keep
 // (nullopt: still never changed) and the status and mode its answer reports.

@@ -6,9 +6,9 @@
 #include "protocol/index_key_schema.h"
 #include "protocol/resource_policy.h"
 #include "protocol/settings_requests.h"
-#include "protocol/vector_index.h"
 #include "protocol/table_request_fields.h"
 #include "protocol/table_requests.h"
+#include "protocol/vector_index.h"
 
 namespace dynamod {
 
@@ -131,9 +131,11 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
       }
       index.key = check_key_structure(*raw.key_schema, schema.attribute_definitions, *r.attribute_definitions);
       if (index.key.partition.name != schema.key.partition.name) {
-        throw ApiError::invalid_parameter("Index KeySchema does not have the same leading hash key as table KeySchema "
-                                          "for index: " + index.name + ". index hash key: " +
-                                          index.key.partition.name + ", table hash key: " + schema.key.partition.name);
+        throw ApiError::invalid_parameter(
+            "Index KeySchema does not have the same leading hash key as table KeySchema "
+            "for index: " +
+            index.name + ". index hash key: " + index.key.partition.name +
+            ", table hash key: " + schema.key.partition.name);
       }
       if (!index.key.sort) {
         throw ApiError::invalid_parameter("Index KeySchema does not have a range key for index: " + index.name);
@@ -178,8 +180,9 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
     for (const auto& index : *family) projected += index.projection.non_key_attributes.size();
   }
   if (projected > 100) {
-    throw ApiError::limit_exceeded("The number of projected attributes in all secondary indexes exceeds the limit of "
-                                   "100");
+    throw ApiError::limit_exceeded(
+        "The number of projected attributes in all secondary indexes exceeds the limit of "
+        "100");
   }
 
   // Every definition must be used by a key of the table or of an index.
@@ -232,8 +235,7 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
     check_tag_count(schema.tags.size());
   }
   if (r.table_class) {
-    schema.table_class =
-        *r.table_class == "STANDARD" ? TableClass::Standard : TableClass::StandardInfrequentAccess;
+    schema.table_class = *r.table_class == "STANDARD" ? TableClass::Standard : TableClass::StandardInfrequentAccess;
   }
   schema.deletion_protection = r.deletion_protection.value_or(false);
   // Its RevisionId is the table's creation time, given with the table's storage id.

@@ -30,8 +30,7 @@ KeyDef check_global_index_key(const std::vector<RawKeyElement>& key_schema,
         "Key Schema too big.  Key Schema must at most consist of the hash and range key of a table");
   }
   if (std::none_of(key_schema.begin(), key_schema.end(), is_hash)) {
-    throw ApiError::validation(
-        "No Hash Key specified in schema.  All Dynamo DB tables must have exactly one hash key");
+    throw ApiError::validation("No Hash Key specified in schema.  All Dynamo DB tables must have exactly one hash key");
   }
   // HASH elements first: the first RANGE ends them.
   auto first_range = std::find_if_not(key_schema.begin(), key_schema.end(), is_hash);

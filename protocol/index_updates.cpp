@@ -104,8 +104,8 @@ IndexUpdates validate_index_updates(const UpdateTableRequest& r, const TableSche
       }
       const RawThroughput& t = *u.update_throughput;
       if (!t.read_units || !t.write_units) {
-        throw ApiError::invalid_parameter("Both ReadCapacityUnits and WriteCapacityUnits must be specified for index: " +
-                                          index.name);
+        throw ApiError::invalid_parameter(
+            "Both ReadCapacityUnits and WriteCapacityUnits must be specified for index: " + index.name);
       }
       check_throughput_bounds(t);
       if (index.throughput && index.throughput->read_units == *t.read_units &&
@@ -113,9 +113,9 @@ IndexUpdates validate_index_updates(const UpdateTableRequest& r, const TableSche
         throw ApiError::validation(
             "The provisioned throughput for the index " + index.name +
             " will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned "
-            "for index " + index.name + ": " + std::to_string(*t.read_units) +
-            ". Requested ReadCapacityUnits: " + std::to_string(*t.read_units) +
-            ". Current WriteCapacityUnits provisioned for index " + index.name + ": " +
+            "for index " +
+            index.name + ": " + std::to_string(*t.read_units) + ". Requested ReadCapacityUnits: " +
+            std::to_string(*t.read_units) + ". Current WriteCapacityUnits provisioned for index " + index.name + ": " +
             std::to_string(*t.write_units) + ". Requested WriteCapacityUnits: " + std::to_string(*t.write_units) +
             ". Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.");
       }
@@ -149,8 +149,9 @@ IndexUpdates validate_index_updates(const UpdateTableRequest& r, const TableSche
           if (existing != nullptr && existing->type != k->type) {
             throw ApiError::invalid_parameter(
                 "Attributes cannot be redefined. Please check that your attribute has the same type as previously "
-                "defined. Existing schema: Schema:[" + schema_element(k->name, existing->type, key_type) +
-                "] New schema: Schema:[" + schema_element(k->name, k->type, key_type) + "]");
+                "defined. Existing schema: Schema:[" +
+                schema_element(k->name, existing->type, key_type) + "] New schema: Schema:[" +
+                schema_element(k->name, k->type, key_type) + "]");
           }
           if (existing == nullptr) out.new_definitions.push_back({k->name, k->type});
         }
@@ -158,8 +159,10 @@ IndexUpdates validate_index_updates(const UpdateTableRequest& r, const TableSche
       index.projection = check_projection(*raw.projection);
       if (mode == BillingMode::PayPerRequest) {
         if (raw.throughput) {
-          throw ApiError::invalid_parameter("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified for "
-                                            "index: " + name + " when BillingMode is PAY_PER_REQUEST");
+          throw ApiError::invalid_parameter(
+              "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified for "
+              "index: " +
+              name + " when BillingMode is PAY_PER_REQUEST");
         }
       } else {
         if (!raw.throughput) {

@@ -11,7 +11,7 @@
 namespace dynamod {
 
 struct IndexUpdates {
-  std::optional<IndexSchema> create;  // its id is assigned by the engine
+  std::optional<IndexSchema> create;                 // its id is assigned by the engine
   std::vector<AttributeDefinition> new_definitions;  // key attributes the new index adds
   std::optional<std::string> delete_name;
   std::vector<std::pair<std::string, std::pair<std::int64_t, std::int64_t>>> throughput_updates;

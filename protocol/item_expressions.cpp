@@ -11,7 +11,8 @@ expr::Condition parse_write_condition(const ConditionParameters& c, expr::Placeh
   if (c.expected) {
     return expr::convert_expected(*c.expected, c.conditional_operator);
   }
-  if (c.conditional_operator) throw ApiError::validation("ConditionalOperator cannot be used without Filter or Expected");
+  if (c.conditional_operator)
+    throw ApiError::validation("ConditionalOperator cannot be used without Filter or Expected");
   return {};
 }
 

@@ -30,7 +30,8 @@ ReturnValues return_values(json::value& v, ConstraintErrors& errors) {
   if (*s == "UPDATED_OLD") return ReturnValues::UpdatedOld;
   if (*s == "ALL_NEW") return ReturnValues::AllNew;
   if (*s == "UPDATED_NEW") return ReturnValues::UpdatedNew;
-  errors.add(*s, "returnValues", "Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]",
+  errors.add(*s, "returnValues",
+             "Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]",
              kRankReturnValues);
   return ReturnValues::None;
 }

@@ -39,8 +39,8 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 // JSON's number grammar: simdjson's first pass takes any run of number
 // characters as one token (01, 1., 1e, --1) and checks it only when read.
 bool is_json_number(std::string_view token) {
-  while (!token.empty() && (token.back() == ' ' || token.back() == '\t' || token.back() == '\n' ||
-                            token.back() == '\r')) {
+  while (!token.empty() &&
+         (token.back() == ' ' || token.back() == '\t' || token.back() == '\n' || token.back() == '\r')) {
     token.remove_suffix(1);  // the raw token runs up to the next token
   }
   std::size_t i = 0;

@@ -36,8 +36,8 @@ void JsonWriter::real(double v) {
   auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
   out_.append(buf, end);
   // Integral values keep a ".0" so that clients see a floating-point number.
-  if (std::floor(v) == v && std::string_view(buf, static_cast<std::size_t>(end - buf)).find_first_of(".e") ==
-                                 std::string_view::npos) {
+  if (std::floor(v) == v &&
+      std::string_view(buf, static_cast<std::size_t>(end - buf)).find_first_of(".e") == std::string_view::npos) {
     out_ += ".0";
   }
 }
@@ -59,7 +59,8 @@ bool needs_escape(std::uint64_t w) {
   constexpr std::uint64_t kOnes = 0x0101010101010101ull;
   constexpr std::uint64_t kHighs = 0x8080808080808080ull;
   auto has_zero_byte = [](std::uint64_t v) { return (v - kOnes) & ~v & kHighs; };
-  return (((w - 0x20 * kOnes) & ~w & kHighs) | has_zero_byte(w ^ (0x22 * kOnes)) | has_zero_byte(w ^ (0x5C * kOnes))) != 0;
+  return (((w - 0x20 * kOnes) & ~w & kHighs) | has_zero_byte(w ^ (0x22 * kOnes)) | has_zero_byte(w ^ (0x5C * kOnes))) !=
+         0;
 }
 
 bool needs_escape(unsigned char c) { return c < 0x20 || c == '"' || c == '\\'; }

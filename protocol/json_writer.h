@@ -13,23 +13,49 @@ class JsonWriter {
  public:
   JsonWriter() { out_.reserve(256); }
 
-  void begin_object() { value_prefix(); out_.push_back('{'); first_.push_back(true); }
-  void end_object() { out_.push_back('}'); first_.pop_back(); }
-  void begin_array() { value_prefix(); out_.push_back('['); first_.push_back(true); }
-  void end_array() { out_.push_back(']'); first_.pop_back(); }
+  void begin_object() {
+    value_prefix();
+    out_.push_back('{');
+    first_.push_back(true);
+  }
+  void end_object() {
+    out_.push_back('}');
+    first_.pop_back();
+  }
+  void begin_array() {
+    value_prefix();
+    out_.push_back('[');
+    first_.push_back(true);
+  }
+  void end_array() {
+    out_.push_back(']');
+    first_.pop_back();
+  }
 
   // An object member name; the next call writes its value.
   void key(std::string_view name);
 
-  void string(std::string_view s) { value_prefix(); append_quoted(s); }
-  void boolean(bool b) { value_prefix(); out_ += b ? "true" : "false"; }
-  void null() { value_prefix(); out_ += "null"; }
+  void string(std::string_view s) {
+    value_prefix();
+    append_quoted(s);
+  }
+  void boolean(bool b) {
+    value_prefix();
+    out_ += b ? "true" : "false";
+  }
+  void null() {
+    value_prefix();
+    out_ += "null";
+  }
   void integer(std::int64_t v);
   void unsigned_integer(std::uint64_t v);
   // A double as the service prints capacity units: 1.0, 0.5, 12.5.
   void real(double v);
   // Text that is already valid JSON.
-  void raw(std::string_view json) { value_prefix(); out_ += json; }
+  void raw(std::string_view json) {
+    value_prefix();
+    out_ += json;
+  }
   // A string value given as its base64 encoding of bytes.
   void base64(std::string_view bytes);
 

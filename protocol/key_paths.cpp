@@ -66,8 +66,7 @@ std::string key_path_message(std::string_view key) { return std::string(kNotScal
 
 void check_whole_key_paths(const TableSchema& table, const PathList& paths) {
   auto nested_under = [&](const std::string& name) {
-    return std::any_of(paths.begin(), paths.end(),
-                       [&](const expr::Path* p) { return nested(p) && p->root() == name; });
+    return std::any_of(paths.begin(), paths.end(), [&](const expr::Path* p) { return nested(p) && p->root() == name; });
   };
   auto refuse = [](const char* kind, const std::string& name) {
     throw ApiError::validation(key_path_message(std::string(kind) + ": " + name));
@@ -97,9 +96,8 @@ void check_read_key_paths(const TableSchema& table, const expr::Condition& condi
 }
 
 void check_read_key_paths(const TableSchema& table, const std::optional<std::vector<expr::Path>>& projection) {
-  if (!projection || std::none_of(projection->begin(), projection->end(), [](const expr::Path& p) {
-        return nested(&p);
-      })) {
+  if (!projection ||
+      std::none_of(projection->begin(), projection->end(), [](const expr::Path& p) { return nested(&p); })) {
     return;
   }
   PathList paths;

@@ -20,9 +20,10 @@ std::optional<Select> parse_select(json::value& v, ConstraintErrors& errors) {
   if (*s == "ALL_PROJECTED_ATTRIBUTES") return Select::AllProjectedAttributes;
   if (*s == "SPECIFIC_ATTRIBUTES") return Select::SpecificAttributes;
   if (*s == "COUNT") return Select::Count;
-  errors.add(*s, "select",
-             "Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]",
-             decode::kRankSelect);
+  errors.add(
+      *s, "select",
+      "Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]",
+      decode::kRankSelect);
   return std::nullopt;
 }
 
@@ -69,10 +70,12 @@ void check_read_constraints(const ReadParameters& r, ConstraintErrors& errors) {
   check_data_table_name(r.table_name, errors);
   if (r.index_name) {
     if (r.index_name->size() < 3) {
-      errors.add(*r.index_name, "indexName", "Member must have length greater than or equal to 3", decode::kRankTableName);
+      errors.add(*r.index_name, "indexName", "Member must have length greater than or equal to 3",
+                 decode::kRankTableName);
     }
     if (r.index_name->size() > 255) {
-      errors.add(*r.index_name, "indexName", "Member must have length less than or equal to 255", decode::kRankTableName);
+      errors.add(*r.index_name, "indexName", "Member must have length less than or equal to 255",
+                 decode::kRankTableName);
     }
   }
 }
@@ -202,9 +205,8 @@ void check_key_paths(const TableSchema& table, const ReadSpec& spec,
 // Local, probed at random with up to 16 names; test_query.py).
 std::string not_projected_in_service_order(const ReadParameters& r, const TableSchema& table, const ReadSpec& spec) {
   // Most projections ask only for what the index holds: no list to order.
-  if (!spec.projection || std::all_of(spec.projection->begin(), spec.projection->end(), [&](const expr::Path& p) {
-        return table.projects(*spec.index, p.root());
-      })) {
+  if (!spec.projection || std::all_of(spec.projection->begin(), spec.projection->end(),
+                                      [&](const expr::Path& p) { return table.projects(*spec.index, p.root()); })) {
     return {};
   }
   std::vector<std::string_view> roots;
@@ -428,7 +430,8 @@ ScanRequest decode_scan(json::object body) {
 ReadSpec validate_query(const QueryRequest& request, const TableSchema& table) {
   const ReadParameters& r = request.read;
   if (!request.key_condition_expression && !request.key_conditions) {
-    throw ApiError::validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
+    throw ApiError::validation(
+        "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
   }
   ParsedRead parsed = parse_read(r, "QueryFilter", request.key_condition_expression, request.key_conditions);
   ReadSpec spec;
@@ -470,17 +473,21 @@ ReadSpec validate_query(const QueryRequest& request, const TableSchema& table) {
 ReadSpec validate_scan(const ScanRequest& request, const TableSchema& table) {
   const ReadParameters& r = request.read;
   if (request.segment && !request.total_segments) {
-    throw ApiError::validation("The TotalSegments parameter is required but was not present in the request when "
-                               "Segment parameter is present");
+    throw ApiError::validation(
+        "The TotalSegments parameter is required but was not present in the request when "
+        "Segment parameter is present");
   }
   if (request.total_segments && !request.segment) {
-    throw ApiError::validation("The Segment parameter is required but was not present in the request when parameter "
-                               "TotalSegments is present");
+    throw ApiError::validation(
+        "The Segment parameter is required but was not present in the request when parameter "
+        "TotalSegments is present");
   }
   if (request.segment && *request.segment >= *request.total_segments) {
-    throw ApiError::validation("The Segment parameter is zero-based and must be less than parameter TotalSegments: "
-                               "Segment: " + std::to_string(*request.segment) +
-                               " is not less than TotalSegments: " + std::to_string(*request.total_segments));
+    throw ApiError::validation(
+        "The Segment parameter is zero-based and must be less than parameter TotalSegments: "
+        "Segment: " +
+        std::to_string(*request.segment) +
+        " is not less than TotalSegments: " + std::to_string(*request.total_segments));
   }
   // A Scan looks its index up before it reads its expressions, and checks
   // Select before the key paths, unlike a Query (DynamoDB Local).

@@ -66,15 +66,15 @@ struct PageOrder {
 };
 
 struct ReadSpec {
-  const IndexSchema* index = nullptr;  // into the schema given to validate_*; null: the table
-  KeyDef key;                          // the key of what is read (table or index)
+  const IndexSchema* index = nullptr;               // into the schema given to validate_*; null: the table
+  KeyDef key;                                       // the key of what is read (table or index)
   std::optional<expr::KeyCondition> key_condition;  // Query
   // PartiQL's `pk IN (..)`: the partitions a Query reads one after the other,
   // in key order, Limit and pages running on across them (the key
   // condition's partition is the first); empty: the key condition's alone.
   std::vector<AttributeValue> partitions;
   std::optional<PageOrder> page_order;
-  expr::Condition filter;                           // empty: none
+  expr::Condition filter;  // empty: none
   std::optional<std::vector<expr::Path>> projection;
   // PartiQL's select list: when set (one name per projected path), each path's
   // value comes back as a top-level attribute of that name instead of nested.

@@ -296,7 +296,8 @@ PutResourcePolicyRequest decode_put_resource_policy(json::object body) {
     if (key == "ResourceArn") arn = decode::optional_string(value);
     else if (key == "Policy") policy = decode::optional_string(value);
     else if (key == "ExpectedRevisionId") r.expected_revision_id = decode::optional_string(value);
-    else if (key == "ConfirmRemoveSelfResourceAccess") r.confirm_remove_self_resource_access = decode::optional_bool(value);
+    else if (key == "ConfirmRemoveSelfResourceAccess")
+      r.confirm_remove_self_resource_access = decode::optional_bool(value);
   }
   ConstraintErrors errors;
   check_resource_arn(arn, errors);

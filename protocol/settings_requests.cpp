@@ -9,7 +9,8 @@ namespace {
 bool allowed_tag_text(std::string_view s) {
   for (unsigned char c : s) {
     if (c >= 0x80) continue;  // letters of other scripts
-    if (std::isalnum(c) || std::isspace(c) || std::string_view("+-=._:/@").find(static_cast<char>(c)) != std::string_view::npos) {
+    if (std::isalnum(c) || std::isspace(c) ||
+        std::string_view("+-=._:/@").find(static_cast<char>(c)) != std::string_view::npos) {
       continue;
     }
     return false;
@@ -26,11 +27,14 @@ void check_tags(const std::vector<Tag>& tags, const char* path) {
   for (std::size_t i = 0; i < tags.size(); ++i) {
     const Tag& t = tags[i];
     std::string member = std::string(path) + "." + std::to_string(i + 1) + ".member.";
-    constexpr std::string_view kPattern = "Member must satisfy regular expression pattern: ^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$";
+    constexpr std::string_view kPattern =
+        "Member must satisfy regular expression pattern: ^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$";
     if (code_points(t.key) < 1) errors.add(t.key, member + "key", "Member must have length greater than or equal to 1");
-    if (code_points(t.key) > 128) errors.add(t.key, member + "key", "Member must have length less than or equal to 128");
+    if (code_points(t.key) > 128)
+      errors.add(t.key, member + "key", "Member must have length less than or equal to 128");
     if (!allowed_tag_text(t.key)) errors.add(t.key, member + "key", kPattern);
-    if (code_points(t.value) > 256) errors.add(t.value, member + "value", "Member must have length less than or equal to 256");
+    if (code_points(t.value) > 256)
+      errors.add(t.value, member + "value", "Member must have length less than or equal to 256");
     if (!allowed_tag_text(t.value)) errors.add(t.value, member + "value", kPattern);
   }
   errors.throw_if_any();
@@ -70,7 +74,8 @@ std::optional<std::vector<Tag>> required_tags(const std::vector<RawTag>& raw, co
 }
 
 void check_tag_count(std::size_t count) {
-  if (count > kMaxTags) throw ApiError::invalid_parameter("The number of tags on the resource would exceed the limit of 50");
+  if (count > kMaxTags)
+    throw ApiError::invalid_parameter("The number of tags on the resource would exceed the limit of 50");
 }
 
 TagResourceRequest decode_tag_resource(json::object body) {

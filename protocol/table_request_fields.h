@@ -28,7 +28,7 @@ std::optional<std::vector<T>> read_optional_list(json::value& v, Decode decode) 
 
 RawKeyElement decode_key_element(json::value& v);
 std::string render_list(const std::vector<std::string>& values);
-void check_key_schema_constraints(const std::optional<std::vector<RawKeyElement>>& key_schema,
-                                  const std::string& path, ConstraintErrors& errors, bool global = false);
+void check_key_schema_constraints(const std::optional<std::vector<RawKeyElement>>& key_schema, const std::string& path,
+                                  ConstraintErrors& errors, bool global = false);
 
 }  // namespace dynamod

@@ -137,8 +137,8 @@ std::string render_list(const std::vector<std::string>& values) {
 
 // A global index's KeySchema has no upper bound in the model since multi-attribute keys
 // (protocol/index_key_schema.h checks their counts).
-void check_key_schema_constraints(const std::optional<std::vector<RawKeyElement>>& key_schema,
-                                  const std::string& path, ConstraintErrors& errors, bool global) {
+void check_key_schema_constraints(const std::optional<std::vector<RawKeyElement>>& key_schema, const std::string& path,
+                                  ConstraintErrors& errors, bool global) {
   if (!key_schema) {
     errors.add_null(path, "Member must not be null");
     return;
@@ -189,7 +189,8 @@ void check_throughput_constraints(const RawThroughput& t, const std::string& pat
 
 void check_throughput_bounds(const RawThroughput& t) {
   if (*t.read_units > kMaxUnits) {
-    throw ApiError::validation("Given value " + std::to_string(*t.read_units) + " for ReadCapacityUnits is out of bounds");
+    throw ApiError::validation("Given value " + std::to_string(*t.read_units) +
+                               " for ReadCapacityUnits is out of bounds");
   }
   if (*t.write_units > kMaxUnits) {
     throw ApiError::validation("Given value " + std::to_string(*t.write_units) +

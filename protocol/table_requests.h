@@ -58,7 +58,7 @@ struct CreateTableRequest {
   std::optional<std::vector<RawTag>> tags;
   std::optional<std::string> table_class;
   std::optional<bool> deletion_protection;
-  std::optional<std::string> resource_policy;  // a policy document (protocol/resource_policy.h)
+  std::optional<std::string> resource_policy;                 // a policy document (protocol/resource_policy.h)
   std::optional<std::vector<RawVectorIndex>> vector_indexes;  // protocol/vector_index.h
 };
 

@@ -40,8 +40,7 @@ std::string_view projection_type_name(ProjectionType type) {
 }
 
 std::string_view stream_view_type_name(StreamViewType type) {
-  static constexpr std::array<std::string_view, 4> kNames{"KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE",
-                                                          "NEW_AND_OLD_IMAGES"};
+  static constexpr std::array<std::string_view, 4> kNames{"KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES"};
   return kNames[static_cast<std::size_t>(type)];
 }
 

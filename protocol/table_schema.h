@@ -89,7 +89,7 @@ enum class ContributorInsightsMode : std::uint8_t { AccessedAndThrottledKeys, Th
 struct ContributorInsights {
   ContributorInsightsStatus status = ContributorInsightsStatus::Disabled;  // ENABLED, DISABLED or FAILED
   ContributorInsightsMode mode = ContributorInsightsMode::AccessedAndThrottledKeys;
-  double last_update = 0;            // epoch seconds of the last change
+  double last_update = 0;             // epoch seconds of the last change
   std::int64_t rules_created_ms = 0;  // when the rules were made: their names' suffix
   friend bool operator==(const ContributorInsights&, const ContributorInsights&) = default;
 };
@@ -121,7 +121,7 @@ struct SearchSchemaElement {
 
 struct VectorIndexSchema {
   std::string name;
-  std::uint32_t id = 0;  // storage key space of the index's vectors
+  std::uint32_t id = 0;   // storage key space of the index's vectors
   std::string attribute;  // the vector attribute
   std::int64_t dimensions = 0;
   DistanceFunction distance = DistanceFunction::Cosine;
@@ -176,10 +176,10 @@ struct Tag {
 // (protocol/resource_policy.h). An entry whose document is empty records the
 // deletion of one: its time and the RevisionId a second delete answers.
 struct ResourcePolicy {
-  std::string stream_label;    // empty: the table's own policy
-  std::string document;        // canonical form, as submitted (no Version if it had none)
-  std::string revision_id;     // the change's time in epoch milliseconds
-  std::int64_t changed_ms = 0; // for the window in which another change is refused
+  std::string stream_label;     // empty: the table's own policy
+  std::string document;         // canonical form, as submitted (no Version if it had none)
+  std::string revision_id;      // the change's time in epoch milliseconds
+  std::int64_t changed_ms = 0;  // for the window in which another change is refused
   friend bool operator==(const ResourcePolicy&, const ResourcePolicy&) = default;
 };
 
@@ -196,10 +196,10 @@ std::string_view table_status_name(TableStatus status);
 
 struct TableSchema {
   std::string name;
-  std::uint32_t id = 0;     // storage key space of the table's items
-  std::string table_id;     // the TableId UUID DescribeTable reports
-  std::string region;       // region the table was created in
-  double creation_time = 0; // epoch seconds
+  std::uint32_t id = 0;      // storage key space of the table's items
+  std::string table_id;      // the TableId UUID DescribeTable reports
+  std::string region;        // region the table was created in
+  double creation_time = 0;  // epoch seconds
   KeyDef key;
   std::vector<AttributeDefinition> attribute_definitions;
   BillingMode billing_mode = BillingMode::Provisioned;

@@ -4,8 +4,8 @@
 #include <set>
 
 #include "protocol/table_request_fields.h"
-#include "protocol/vector_index.h"
 #include "protocol/table_requests.h"
+#include "protocol/vector_index.h"
 
 namespace dynamod {
 namespace {
@@ -90,8 +90,8 @@ void validate_update_table_request(const UpdateTableRequest& r) {
   }
   errors.throw_if_any();
   if (r.has_other_unsupported) throw ApiError::validation("dynamod does not support " + r.unsupported_parameter);
-  bool index_changes = (r.index_updates && !r.index_updates->empty()) ||
-                       (r.vector_index_updates && !r.vector_index_updates->empty());
+  bool index_changes =
+      (r.index_updates && !r.index_updates->empty()) || (r.vector_index_updates && !r.vector_index_updates->empty());
   if (!has_table_changes(r) && !index_changes) {
     throw ApiError::validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, "
@@ -124,14 +124,14 @@ TableUpdate validate_update_table(const UpdateTableRequest& r, const TableSchema
     update.throughput = {*r.throughput->read_units, *r.throughput->write_units};
   }
   if (r.table_class) {
-    update.table_class =
-        *r.table_class == "STANDARD" ? TableClass::Standard : TableClass::StandardInfrequentAccess;
+    update.table_class = *r.table_class == "STANDARD" ? TableClass::Standard : TableClass::StandardInfrequentAccess;
   }
   update.deletion_protection = r.deletion_protection;
   if (r.stream) {
     if (!r.stream->enabled) {
-      throw ApiError::validation("1 validation error detected: Value null at 'streamSpecification.streamEnabled' "
-                                 "failed to satisfy constraint: Member must not be null");
+      throw ApiError::validation(
+          "1 validation error detected: Value null at 'streamSpecification.streamEnabled' "
+          "failed to satisfy constraint: Member must not be null");
     }
     // The service changes a stream alone, or with an on-demand switch.
     if (r.throughput || (r.billing_mode && *r.billing_mode == "PROVISIONED")) {

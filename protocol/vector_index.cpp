@@ -112,12 +112,14 @@ void check_one_constraints(const RawVectorIndex& index, const std::string& membe
     errors.add_null(member + "projection", "Member must not be null");
   } else if (const auto& type = index.projection->projection_type;
              type && *type != "ALL" && *type != "INCLUDE" && *type != "KEYS_ONLY") {
-    errors.add(*type, member + "projection.projectionType", "Member must satisfy enum value set: [ALL, INCLUDE, KEYS_ONLY]");
+    errors.add(*type, member + "projection.projectionType",
+               "Member must satisfy enum value set: [ALL, INCLUDE, KEYS_ONLY]");
   }
   if (!index.dimensions) {
     errors.add_null(member + "dimensions", "Member must not be null");
   } else if (*index.dimensions < 1) {
-    errors.add(std::to_string(*index.dimensions), member + "dimensions", "Member must have value greater than or equal to 1");
+    errors.add(std::to_string(*index.dimensions), member + "dimensions",
+               "Member must have value greater than or equal to 1");
   }
   if (!index.distance_function) {
     errors.add_null(member + "distanceFunction", "Member must not be null");
@@ -252,7 +254,8 @@ void add_vector_indexes(const std::vector<RawVectorIndex>& raw, TableSchema& sch
   }
   for (const auto& r : raw) {
     VectorIndexSchema index = validate_vector_index(r, schema, schema.attribute_definitions);
-    if (!index_names.insert(index.name).second) throw ApiError::invalid_parameter("Duplicate index name: " + index.name);
+    if (!index_names.insert(index.name).second)
+      throw ApiError::invalid_parameter("Duplicate index name: " + index.name);
     schema.vector_indexes.push_back(std::move(index));
   }
 }
@@ -266,7 +269,8 @@ std::set<std::string> vector_search_attributes(const TableSchema& schema) {
 }
 
 void check_billing_mode_keeps_vector_indexes(const TableSchema& table, BillingMode mode) {
-  if (mode != BillingMode::PayPerRequest && !table.vector_indexes.empty()) throw ApiError::invalid_parameter(kOnDemandOnly);
+  if (mode != BillingMode::PayPerRequest && !table.vector_indexes.empty())
+    throw ApiError::invalid_parameter(kOnDemandOnly);
 }
 
 void keep_vector_indexes(const TableSchema& source, TableSchema& restored) {
@@ -300,8 +304,9 @@ VectorIndexChange validate_vector_index_updates(const std::vector<RawVectorIndex
   errors.throw_if_any();
   for (const auto& u : updates) {
     if (u.actions != 1) {
-      throw ApiError::invalid_parameter("One of the fields in VectorIndexUpdate must be provided: Create or Delete, "
-                                        "but not both");  // dynamod's wording
+      throw ApiError::invalid_parameter(
+          "One of the fields in VectorIndexUpdate must be provided: Create or Delete, "
+          "but not both");  // dynamod's wording
     }
   }
   // One index operation at a time per table, GSIs included; and one per request.
@@ -332,7 +337,8 @@ VectorIndexChange validate_vector_index_updates(const std::vector<RawVectorIndex
     for (const auto& d : *definitions) {
       if (!d.attribute_name || !d.attribute_type || !parse_scalar_type(*d.attribute_type)) continue;
       AttributeDefinition def{*d.attribute_name, *parse_scalar_type(*d.attribute_type)};
-      if (const AttributeDefinition* existing = table.find_attribute(def.name); existing && existing->type != def.type) {
+      if (const AttributeDefinition* existing = table.find_attribute(def.name);
+          existing && existing->type != def.type) {
         throw ApiError::invalid_parameter("Cannot change the type of attribute " + def.name +
                                           " in AttributeDefinitions");  // dynamod's wording
       }
@@ -423,24 +429,25 @@ std::optional<std::vector<float>> item_vector(const VectorIndexSchema& index, co
     const AttributeValue* v = item.find(e.name);
     if (v == nullptr) continue;
     if (v->type() != to_attribute_type(e.type)) {
-      throw ApiError::invalid_parameter("Type mismatch for Index Key " + e.name + " Expected: " +
-                                        std::string(scalar_type_name(e.type)) + " Actual: " +
-                                        std::string(type_name(v->type())) + " IndexName: " + index.name);
+      throw ApiError::invalid_parameter("Type mismatch for Index Key " + e.name +
+                                        " Expected: " + std::string(scalar_type_name(e.type)) +
+                                        " Actual: " + std::string(type_name(v->type())) + " IndexName: " + index.name);
     }
     if (e.role == SearchSchemaRole::Hash && (v->type() == AttributeType::S || v->type() == AttributeType::B) &&
         (v->type() == AttributeType::S ? v->as_string().empty() : v->as_binary().empty())) {
-      throw ApiError::invalid_parameter("One or more parameter values are not valid. The AttributeValue for a key "
-                                        "attribute cannot contain an empty " +
-                                        std::string(v->type() == AttributeType::S ? "string" : "binary") +
-                                        " value. IndexName: " + index.name + ", IndexKey: " + e.name);
+      throw ApiError::invalid_parameter(
+          "One or more parameter values are not valid. The AttributeValue for a key "
+          "attribute cannot contain an empty " +
+          std::string(v->type() == AttributeType::S ? "string" : "binary") + " value. IndexName: " + index.name +
+          ", IndexKey: " + e.name);
     }
   }
   const AttributeValue* vector = item.find(index.attribute);
   if (vector == nullptr) return std::nullopt;
   // Vectors are lists of numbers (developer guide: "Invalid type for parameter", naming the element).
   if (vector->type() != AttributeType::L) {
-    throw ApiError::validation("Invalid type for parameter " + index.attribute + ", value type: " +
-                               std::string(type_name(vector->type())) + ", valid types: L of N");
+    throw ApiError::validation("Invalid type for parameter " + index.attribute +
+                               ", value type: " + std::string(type_name(vector->type())) + ", valid types: L of N");
   }
   const auto& list = vector->as_list().values;
   std::vector<float> out;

@@ -13,7 +13,8 @@
 namespace dynamod {
 namespace {
 
-constexpr std::string_view kHashRequired = "SearchConditionExpression must be provided when SearchSchema has a HASH key";
+constexpr std::string_view kHashRequired =
+    "SearchConditionExpression must be provided when SearchSchema has a HASH key";
 constexpr std::string_view kInvalidComparator = "Invalid comparator used in SearchConditionExpression";
 
 // The attribute and value of `attribute = :value` (either way round), or throws.
@@ -24,8 +25,10 @@ std::pair<std::string, AttributeValue> equality(const expr::Comparison& c) {
   if (path == nullptr || value == nullptr) throw ApiError::validation(std::string(kInvalidComparator));
   // "You can reference only top-level attributes from the search schema."
   if (path->steps.size() != 1) {
-    throw ApiError::validation("SearchConditionExpression can reference only top-level attributes of the "
-                               "SearchSchema: " + path->to_string());  // dynamod's wording
+    throw ApiError::validation(
+        "SearchConditionExpression can reference only top-level attributes of the "
+        "SearchSchema: " +
+        path->to_string());  // dynamod's wording
   }
   return {path->root(), *value};
 }
@@ -132,8 +135,9 @@ VectorSearchSpec validate_search_vectors(const SearchVectorsRequest& r, const Ta
   const expr::NameMap* names = r.names ? &*r.names : nullptr;
   const expr::ValueMap* values = r.values ? &*r.values : nullptr;
   if (!r.search_condition && values) {
-    throw ApiError::validation("ExpressionAttributeValues can only be specified when using expressions: "
-                               "SearchConditionExpression is null");
+    throw ApiError::validation(
+        "ExpressionAttributeValues can only be specified when using expressions: "
+        "SearchConditionExpression is null");
   }
   if (!r.search_condition && !r.projection_expression && names) {
     throw ApiError::validation("ExpressionAttributeNames can only be specified when using expressions");
@@ -157,16 +161,19 @@ VectorSearchSpec validate_search_vectors(const SearchVectorsRequest& r, const Ta
       if (e.name == name) element = &e;
     }
     if (element == nullptr) {
-      throw ApiError::validation("SearchConditionExpression may reference only attributes of the SearchSchema of "
-                                 "vector index " + index->name + "; not: " + name);  // dynamod's wording
+      throw ApiError::validation(
+          "SearchConditionExpression may reference only attributes of the SearchSchema of "
+          "vector index " +
+          index->name + "; not: " + name);  // dynamod's wording
     }
     if (value.type() != to_attribute_type(element->type)) {
-      throw ApiError::validation("Type mismatch in SearchConditionExpression for " + name + " Expected: " +
-                                 std::string(scalar_type_name(element->type)) + " Actual: " +
-                                 std::string(type_name(value.type())));  // dynamod's wording
+      throw ApiError::validation("Type mismatch in SearchConditionExpression for " + name +
+                                 " Expected: " + std::string(scalar_type_name(element->type)) +
+                                 " Actual: " + std::string(type_name(value.type())));  // dynamod's wording
     }
-    bool repeated = (element->role == SearchSchemaRole::Hash && spec.hash_value) ||
-                    std::any_of(spec.filters.begin(), spec.filters.end(), [&](const auto& f) { return f.first == name; });
+    bool repeated =
+        (element->role == SearchSchemaRole::Hash && spec.hash_value) ||
+        std::any_of(spec.filters.begin(), spec.filters.end(), [&](const auto& f) { return f.first == name; });
     if (repeated) {
       throw ApiError::validation("SearchConditionExpression names " + name + " more than once");  // dynamod's wording
     }

@@ -42,7 +42,7 @@ struct VectorSearchSpec {
   const VectorIndexSchema* index = nullptr;  // into the schema given to validate_search_vectors
   std::vector<float> query;
   std::size_t top_k = 0;
-  std::optional<AttributeValue> hash_value;  // the search schema's HASH, when it has one
+  std::optional<AttributeValue> hash_value;                     // the search schema's HASH, when it has one
   std::vector<std::pair<std::string, AttributeValue>> filters;  // INLINE_FILTER equalities
   // What each result holds: these paths, or (none) every projected attribute but the vector.
   std::optional<std::vector<expr::Path>> projection;

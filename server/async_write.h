@@ -36,8 +36,8 @@ auto async_write(WriteQueue& queue, std::unique_ptr<Fn> fn)
           });
         };
         auto run = [fn = std::move(fn)](WriteContext& ctx) { return (*fn)(ctx); };
-        queue.submit_request(std::make_unique<CallableJob<R, decltype(run), decltype(complete)>>(std::move(run),
-                                                                                        std::move(complete)));
+        queue.submit_request(
+            std::make_unique<CallableJob<R, decltype(run), decltype(complete)>>(std::move(run), std::move(complete)));
       },
       asio::use_awaitable);
   co_return outcome.take();

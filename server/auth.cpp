@@ -114,7 +114,8 @@ std::variant<AuthResult, ApiError> Authenticator::authenticate(const HttpRequest
   if (!parsed.credential) missing += "Authorization header requires 'Credential' parameter. ";
   if (!parsed.signature) missing += "Authorization header requires 'Signature' parameter. ";
   if (!parsed.signed_headers) missing += "Authorization header requires 'SignedHeaders' parameter. ";
-  if (amz_date.empty()) missing += "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ";
+  if (amz_date.empty())
+    missing += "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ";
   if (!missing.empty()) return incomplete(missing + "Authorization=" + std::string(header));
 
   std::optional<std::time_t> request_time;
@@ -159,8 +160,8 @@ std::variant<AuthResult, ApiError> Authenticator::authenticate(const HttpRequest
   }
   if (scope[3] != "dynamodb") scope_errors += "Credential should be scoped to correct service: 'dynamodb'. ";
   if (scope[4] != "aws4_request") {
-    scope_errors += "Credential should be scoped with a valid terminator: 'aws4_request', not '" +
-                    std::string(scope[4]) + "'. ";
+    scope_errors +=
+        "Credential should be scoped with a valid terminator: 'aws4_request', not '" + std::string(scope[4]) + "'. ";
   }
   if (scope[1] != amz_date.substr(0, 8)) {
     scope_errors += "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '" +
@@ -186,12 +187,13 @@ std::variant<AuthResult, ApiError> Authenticator::authenticate(const HttpRequest
   sigv4::RequestParts parts;
   parts.method = std::string_view(request.method_string());
   parts.target = std::string_view(request.target());
-  for (const auto& field : request) parts.headers.emplace_back(std::string_view(field.name_string()), std::string_view(field.value()));
+  for (const auto& field : request)
+    parts.headers.emplace_back(std::string_view(field.name_string()), std::string_view(field.value()));
   std::string payload_hash = sigv4::sha256_hex(request.body());
   parts.payload_hash = payload_hash;
   std::string canonical = sigv4::canonical_request(parts, signed_headers);
-  std::string scope_text = std::string(scope[1]) + "/" + std::string(scope[2]) + "/" + std::string(scope[3]) + "/" +
-                           std::string(scope[4]);
+  std::string scope_text =
+      std::string(scope[1]) + "/" + std::string(scope[2]) + "/" + std::string(scope[3]) + "/" + std::string(scope[4]);
   std::string key = sigv4::signing_key(credential->secret, scope[1], scope[2], scope[3]);
   std::string expected = sigv4::signature(key, sigv4::string_to_sign(amz_date, scope_text, canonical));
   if (!sigv4::constant_time_equal(expected, *parsed.signature)) {

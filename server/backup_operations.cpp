@@ -62,7 +62,8 @@ awaitable<Reply> describe_backup(OperationContext& ctx, json::object body) {
 awaitable<Reply> delete_backup(OperationContext& ctx, json::object body) {
   BackupArnRequest request = decode_backup_arn_request(body);
   Scope scope = ctx.scope;
-  auto job = write_job([scope, arn = request.backup_arn](WriteContext& w) { return ops::delete_backup(w, scope, arn); });
+  auto job =
+      write_job([scope, arn = request.backup_arn](WriteContext& w) { return ops::delete_backup(w, scope, arn); });
   Backup backup = co_await async_write(ctx.writer, std::move(job));
   ctx.table_name = backup.table.name;
   co_return backup_description_answer(ctx, backup, BackupStatus::Deleted);

@@ -104,7 +104,8 @@ std::optional<Config> parse_config(int argc, char** argv) {
     po::store(po::parse_environment(desc,
                                     [&desc](const std::string& variable) -> std::string {
                                       std::string option = env_to_option(variable);
-                                      if (option.empty() || desc.find_nothrow(option, false) == nullptr) return std::string();
+                                      if (option.empty() || desc.find_nothrow(option, false) == nullptr)
+                                        return std::string();
                                       return option;
                                     }),
               vm);
@@ -125,8 +126,7 @@ std::optional<Config> parse_config(int argc, char** argv) {
   if (config.durability != "full" && config.durability != "relaxed") {
     throw std::runtime_error("--durability must be 'full' or 'relaxed'");
   }
-  if (config.account_id.size() != 12 ||
-      config.account_id.find_first_not_of("0123456789") != std::string::npos) {
+  if (config.account_id.size() != 12 || config.account_id.find_first_not_of("0123456789") != std::string::npos) {
     throw std::runtime_error("--account-id must be 12 digits");
   }
   config.item_collection_limit = parse_size(item_collection_limit);
@@ -139,7 +139,8 @@ std::optional<Config> parse_config(int argc, char** argv) {
   }
   if (console != "on" && console != "off") throw std::runtime_error("--console must be 'on' or 'off'");
   config.console = console == "on";
-  if (!(config.ttl_interval_seconds > 0)) throw std::runtime_error("--ttl-interval must be a positive number of seconds");
+  if (!(config.ttl_interval_seconds > 0))
+    throw std::runtime_error("--ttl-interval must be a positive number of seconds");
   if (!(config.ttl_cooldown_seconds >= 0)) throw std::runtime_error("--ttl-cooldown must be zero or more seconds");
   if (!(config.resource_policy_cooldown_seconds >= 0)) {
     throw std::runtime_error("--resource-policy-cooldown must be zero or more seconds");

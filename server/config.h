@@ -21,18 +21,18 @@ struct Config {
   std::string account_id = "000000000000";
   std::uint64_t map_size = 64ull << 30;
   std::uint64_t item_collection_limit = 10ull << 30;
-  double ttl_interval_seconds = 5;     // how often the Time to Live sweeper runs
-  double ttl_cooldown_seconds = 1860;  // refusal window after a Time to Live change
+  double ttl_interval_seconds = 5;                     // how often the Time to Live sweeper runs
+  double ttl_cooldown_seconds = 1860;                  // refusal window after a Time to Live change
   std::int64_t contributor_insights_rule_limit = 100;  // CloudWatch's default quota per region
-  double resource_policy_cooldown_seconds = 15;         // refusal window after a resource policy change
-  bool throttle = false;               // simulate DynamoDB's throughput limits
-  bool metering = true;                // the ledger, access patterns and request metrics
-  std::string prices_file;             // JSON price table for the cost report (default us-east-1)
-  std::string cors_origins = "*";      // comma-separated origins browsers may call from, or *
-  std::string faults_file;             // fault rules to start with (docs/testing-companion.md)
-  std::int64_t consistency_lag_ms = 0;  // eventually consistent reads see the store this much older
-  bool control = true;                 // the control endpoints under /dynamod/ (faults, reset, snapshots)
-  bool console = true;                 // the web console at /dynamod/console
+  double resource_policy_cooldown_seconds = 15;        // refusal window after a resource policy change
+  bool throttle = false;                               // simulate DynamoDB's throughput limits
+  bool metering = true;                                // the ledger, access patterns and request metrics
+  std::string prices_file;                             // JSON price table for the cost report (default us-east-1)
+  std::string cors_origins = "*";                      // comma-separated origins browsers may call from, or *
+  std::string faults_file;                             // fault rules to start with (docs/testing-companion.md)
+  std::int64_t consistency_lag_ms = 0;                 // eventually consistent reads see the store this much older
+  bool control = true;  // the control endpoints under /dynamod/ (faults, reset, snapshots)
+  bool console = true;  // the web console at /dynamod/console
 };
 
 // "64KB", "1MB", "10GB", "512" (bytes; units are powers of 1024).

@@ -8,8 +8,8 @@
 namespace dynamod {
 
 struct ConsoleAsset {
-  std::string_view name;   // the file's name in server/console/
-  std::string_view etag;   // quoted digest of its bytes
+  std::string_view name;  // the file's name in server/console/
+  std::string_view etag;  // quoted digest of its bytes
   std::string_view bytes;
 };
 

@@ -1,7 +1,7 @@
 #include "server/content_encoding.h"
 
-#include <boost/beast/core/string.hpp>
 #include <zlib.h>
+#include <boost/beast/core/string.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -91,12 +91,9 @@ BodyDecoding inflate_body(std::string_view in, ContentCoding coding, std::size_t
 
 std::string_view coding_name(ContentCoding coding) {
   switch (coding) {
-    case ContentCoding::Gzip:
-      return "gzip";
-    case ContentCoding::Deflate:
-      return "deflate";
-    case ContentCoding::Identity:
-      break;
+    case ContentCoding::Gzip: return "gzip";
+    case ContentCoding::Deflate: return "deflate";
+    case ContentCoding::Identity: break;
   }
   return "identity";
 }

@@ -42,7 +42,6 @@ enum class BodyDecoding {
 // (case-insensitive; empty or identity leaves it as is). gzip accepts several
 // concatenated members as one body (RFC 1952); deflate is one zlib stream.
 // On any other outcome `body` is unchanged.
-[[nodiscard]] BodyDecoding decode_request_body(std::string_view content_encoding, std::string& body,
-                                               std::size_t limit);
+[[nodiscard]] BodyDecoding decode_request_body(std::string_view content_encoding, std::string& body, std::size_t limit);
 
 }  // namespace dynamod

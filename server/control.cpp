@@ -86,8 +86,7 @@ ControlEndpoints::Answer ControlEndpoints::faults(const HttpRequest& request, st
   // rest: "" or "/ID"
   if (rest.empty()) {
     switch (request.method()) {
-      case http::verb::get:
-        return ControlAnswer{http::status::ok, faults_.list_json()};
+      case http::verb::get: return ControlAnswer{http::status::ok, faults_.list_json()};
       case http::verb::post: {
         std::vector<std::unique_ptr<FaultRule>> rules = parse_fault_rules(request.body());
         JsonWriter out;
@@ -109,8 +108,7 @@ ControlEndpoints::Answer ControlEndpoints::faults(const HttpRequest& request, st
         faults_.clear();
         spdlog::info("fault rules cleared");
         return ControlAnswer{http::status::ok, "{}"};
-      default:
-        return method_not_allowed(request, "faults");
+      default: return method_not_allowed(request, "faults");
     }
   }
   const std::string_view id_text = rest.substr(1);
@@ -130,7 +128,8 @@ asio::awaitable<ControlEndpoints::Answer> ControlEndpoints::reset(const HttpRequ
     simdjson::dom::parser parser;
     simdjson::dom::object options;
     if (parser.parse(request.body()).get(options) != simdjson::SUCCESS) {
-      co_return ApiError::validation("POST /dynamod/reset takes {\"region\": \"...\", \"keep_tables\": true} or nothing");
+      co_return ApiError::validation(
+          "POST /dynamod/reset takes {\"region\": \"...\", \"keep_tables\": true} or nothing");
     }
     for (auto [key, value] : options) {
       std::string_view region;
@@ -229,7 +228,8 @@ std::string ControlEndpoints::snapshot_list() const {
   return out.take();
 }
 
-asio::awaitable<ControlEndpoints::Answer> ControlEndpoints::snapshots(const HttpRequest& request, std::string_view rest) {
+asio::awaitable<ControlEndpoints::Answer> ControlEndpoints::snapshots(const HttpRequest& request,
+                                                                      std::string_view rest) {
   if (rest.empty()) {
     if (request.method() != http::verb::get) co_return method_not_allowed(request, "snapshots");
     co_return ControlAnswer{http::status::ok, snapshot_list()};

@@ -322,8 +322,7 @@ std::string FaultRule::to_json() const {
       out.key("close");
       out.boolean(true);
       break;
-    case Action::None:
-      break;
+    case Action::None: break;
   }
   out.key("matched");
   out.unsigned_integer(matched.load(std::memory_order_relaxed));
@@ -413,14 +412,16 @@ FaultPlan FaultRules::evaluate(const RequestFacts& facts) const {
 
 void FaultRules::render_metrics(std::string& out) const {
   auto list = rules();
-  out += "# HELP dynamod_faults_fired_total Injected faults fired, per rule (see /dynamod/faults).\n"
-         "# TYPE dynamod_faults_fired_total counter\n";
+  out +=
+      "# HELP dynamod_faults_fired_total Injected faults fired, per rule (see /dynamod/faults).\n"
+      "# TYPE dynamod_faults_fired_total counter\n";
   for (const auto& rule : *list) {
     fmt::format_to(std::back_inserter(out), "dynamod_faults_fired_total{{rule=\"{}\",kind=\"{}\"}} {}\n", rule->id,
                    rule->kind(), rule->fired.load(std::memory_order_relaxed));
   }
-  out += "# HELP dynamod_faults_matched_total Requests that matched an injected fault's rule, fired or not.\n"
-         "# TYPE dynamod_faults_matched_total counter\n";
+  out +=
+      "# HELP dynamod_faults_matched_total Requests that matched an injected fault's rule, fired or not.\n"
+      "# TYPE dynamod_faults_matched_total counter\n";
   for (const auto& rule : *list) {
     fmt::format_to(std::back_inserter(out), "dynamod_faults_matched_total{{rule=\"{}\",kind=\"{}\"}} {}\n", rule->id,
                    rule->kind(), rule->matched.load(std::memory_order_relaxed));
@@ -451,7 +452,7 @@ ApiError fault_error(const FaultRule& rule, const RequestFacts& facts) {
       metering::Throttle t;
       t.read = is_read(facts.operation);
       t.index = facts.index;
-      t.limit = rule.error == ErrorCode::ThrottlingException ? metering::Throttle::Limit::OnDemand
+      t.limit = rule.error == ErrorCode::ThrottlingException    ? metering::Throttle::Limit::OnDemand
                 : rule.error == ErrorCode::RequestLimitExceeded ? metering::Throttle::Limit::TableQuota
                                                                 : metering::Throttle::Limit::Provisioned;
       t.provisioned_table = rule.error == ErrorCode::ProvisionedThroughputExceededException;

@@ -57,8 +57,8 @@ struct FaultRule {
   std::chrono::milliseconds latency_max{0};
   Action action = Action::None;
   ErrorCode error = ErrorCode::InternalServerError;
-  std::string message;              // the service's message unless given
-  std::size_t conflict_item = 0;    // TransactionCanceledException: the item whose reason is TransactionConflict
+  std::string message;                     // the service's message unless given
+  std::size_t conflict_item = 0;           // TransactionCanceledException: the item whose reason is TransactionConflict
   std::optional<std::size_t> unprocessed;  // how many requests / keys to hold back (nullopt: half)
 
   std::atomic<std::uint64_t> matched{0};

@@ -1,7 +1,7 @@
 #include "server/faults_client.h"
 
-#include <boost/program_options.hpp>
 #include <simdjson.h>
+#include <boost/program_options.hpp>
 
 #include <cstdlib>
 #include <iostream>
@@ -19,7 +19,8 @@ namespace http = boost::beast::http;
 constexpr const char* kUsage =
     "dynamod faults: manage a running dynamod's injected faults\n\n"
     "  dynamod faults list                     the rules, with how often each matched and fired\n"
-    "  dynamod faults add '<rule JSON>'        e.g. '{\"operations\":[\"GetItem\"],\"error\":\"ThrottlingException\",\"times\":2}'\n"
+    "  dynamod faults add '<rule JSON>'        e.g. "
+    "'{\"operations\":[\"GetItem\"],\"error\":\"ThrottlingException\",\"times\":2}'\n"
     "  dynamod faults delete ID                remove one rule\n"
     "  dynamod faults clear                    remove every rule\n\n"
     "Rules are described in docs/testing-companion.md. With --credentials the server takes only signed\n"

@@ -5,8 +5,8 @@
 namespace dynamod {
 
 namespace beast = boost::beast;
-using asio::ip::tcp;
 using asio::use_awaitable;
+using asio::ip::tcp;
 constexpr auto kTuple = asio::as_tuple(use_awaitable);
 
 class HttpServer::Connection {
@@ -108,7 +108,8 @@ asio::awaitable<void> HttpServer::serve(std::shared_ptr<Connection> connection) 
     stream.expires_after(limits_.idle_timeout);
     // Returns once the header is complete, with whatever of the body came along.
     auto [ec, n] = co_await http::async_read_some(stream, buffer, parser, kTuple);
-    if (!ec && !parser.is_header_done()) std::tie(ec, n) = co_await http::async_read_header(stream, buffer, parser, kTuple);
+    if (!ec && !parser.is_header_done())
+      std::tie(ec, n) = co_await http::async_read_header(stream, buffer, parser, kTuple);
     connection->idle = false;
     bool too_large = ec == http::error::body_limit;
     if (ec && !too_large) break;

@@ -303,7 +303,9 @@ void write_unprocessed_keys(JsonWriter& out, const BatchGetTable& t, const std::
 struct BatchAdmission {
   std::vector<bool> throttled;  // per table of the request
   std::optional<ApiError> error;
-  bool all() const { return !throttled.empty() && std::find(throttled.begin(), throttled.end(), false) == throttled.end(); }
+  bool all() const {
+    return !throttled.empty() && std::find(throttled.begin(), throttled.end(), false) == throttled.end();
+  }
 };
 
 template <class Tables>
@@ -421,8 +423,7 @@ awaitable<Reply> batch_write_item(OperationContext& ctx, json::object body) {
 awaitable<Reply> transact_write_items(OperationContext& ctx, json::object body) {
   TransactWriteItemsRequest request = decode_transact_write_items(body);
   auto now_ms = static_cast<std::int64_t>(ctx.clock() * 1000);
-  ops::PreparedTransaction transaction =
-      ops::prepare_transact_write(ctx.store, ctx.scope, std::move(request), now_ms);
+  ops::PreparedTransaction transaction = ops::prepare_transact_write(ctx.store, ctx.scope, std::move(request), now_ms);
   if (auto throttled = admit_transaction(ctx, transaction)) co_return std::move(*throttled);
   std::vector<std::pair<std::string, PrimaryKey>> first_keys;
   for (const auto& action : transaction.actions) {
@@ -430,9 +431,8 @@ awaitable<Reply> transact_write_items(OperationContext& ctx, json::object body) 
     const ops::ItemLocation& at = action.write().location;
     first_keys.emplace_back(at.table->schema.name, at.key);
   }
-  auto job = write_job([transaction = std::move(transaction)](WriteContext& w) {
-    return ops::apply_transact_write(w, transaction);
-  });
+  auto job = write_job(
+      [transaction = std::move(transaction)](WriteContext& w) { return ops::apply_transact_write(w, transaction); });
   ops::TransactWriteResult result = co_await async_write(ctx.writer, std::move(job));
   account_tables(ctx, "TransactWriteItems", result.consumed, first_keys);
   if (result.failure) co_return std::move(*result.failure);

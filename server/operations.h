@@ -12,8 +12,8 @@
 
 #include "protocol/json_reader.h"
 #include "protocol/outcome.h"
-#include "storage/scope.h"
 #include "storage/ledger.h"
+#include "storage/scope.h"
 #include "storage/store.h"
 #include "storage/transaction_ops.h"
 #include "storage/write_queue.h"
@@ -26,13 +26,13 @@ class Throttler;
 struct OperationContext {
   Store& store;
   WriteQueue& writer;
-  Ledger& ledger;          // consumed capacity and access patterns
-  Throttler& throttler;    // --throttle (admits everything when off)
+  Ledger& ledger;        // consumed capacity and access patterns
+  Throttler& throttler;  // --throttle (admits everything when off)
   Scope scope;
-  std::function<double()> clock;             // epoch seconds
-  std::function<std::string()> make_uuid;    // TableId
-  std::string host;                          // the request's Host header
-  std::string table_name;                    // for the request log line
+  std::function<double()> clock;           // epoch seconds
+  std::function<std::string()> make_uuid;  // TableId
+  std::string host;                        // the request's Host header
+  std::string table_name;                  // for the request log line
 };
 
 // A handler's answer: the JSON body, or an error that is an expected outcome
@@ -60,7 +60,7 @@ Reply transact_get_answer(const ops::TransactGetResult& result);
 
 // The handler of "DynamoDB_20120810.<name>", or nullptr.
 OperationHandler find_operation(std::string_view name);
-std::span<const NamedOperation> stream_operations();   // DynamoDBStreams_20120810
+std::span<const NamedOperation> stream_operations();  // DynamoDBStreams_20120810
 
 // The handler of "DynamoDBStreams_20120810.<name>", or nullptr.
 OperationHandler find_stream_operation(std::string_view name);

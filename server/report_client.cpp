@@ -1,11 +1,11 @@
 #include "server/report_client.h"
 
+#include <fmt/format.h>
+#include <simdjson.h>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/program_options.hpp>
-#include <fmt/format.h>
-#include <simdjson.h>
 
 #include <cstdlib>
 #include <iostream>
@@ -25,7 +25,8 @@ using simdjson::dom::element;
 ServerEndpoint parse_endpoint(const std::string& url) {
   std::string rest = url;
   if (rest.rfind("http://", 0) == 0) rest = rest.substr(7);
-  else if (rest.find("://") != std::string::npos) throw std::runtime_error("only http:// endpoints are supported: " + url);
+  else if (rest.find("://") != std::string::npos)
+    throw std::runtime_error("only http:// endpoints are supported: " + url);
   if (auto slash = rest.find('/'); slash != std::string::npos) rest.resize(slash);
   auto colon = rest.rfind(':');
   if (colon == std::string::npos) return {rest, "80"};
@@ -59,7 +60,9 @@ std::string fetch(const ServerEndpoint& endpoint, http::verb method, const std::
 
 namespace {
 
-std::string money(double usd) { return usd < 0.005 && usd > 0 ? fmt::format("{:.4f}", usd) : fmt::format("{:.2f}", usd); }
+std::string money(double usd) {
+  return usd < 0.005 && usd > 0 ? fmt::format("{:.4f}", usd) : fmt::format("{:.2f}", usd);
+}
 
 std::string duration_text(double seconds) {
   auto s = static_cast<long long>(seconds);
@@ -126,8 +129,9 @@ void print_cost(const std::string& json) {
   fmt::print("\nTotal per month: on-demand {}  |  provisioned {}  |  storage {}\n",
              money(number(total, "on_demand_monthly_usd")), money(number(total, "provisioned_monthly_usd")),
              money(number(total, "storage_monthly_usd")));
-  fmt::print("Provisioned capacity is sized for the busiest second seen; it is cheaper than on-demand once its\n"
-             "utilisation passes the break-even column (AWS's guidance rounds it to 35%).\n");
+  fmt::print(
+      "Provisioned capacity is sized for the busiest second seen; it is cheaper than on-demand once its\n"
+      "utilisation passes the break-even column (AWS's guidance rounds it to 35%).\n");
 }
 
 void print_patterns(const std::string& json) {

@@ -125,7 +125,8 @@ void write_cost(JsonWriter& out, const CostLine& line, double window, const mete
 
 std::uint64_t counter(const std::shared_ptr<TableStats>& stats, bool bytes) {
   if (!stats) return 0;
-  return static_cast<std::uint64_t>(std::max<std::int64_t>(0, bytes ? stats->size_bytes.load() : stats->item_count.load()));
+  return static_cast<std::uint64_t>(
+      std::max<std::int64_t>(0, bytes ? stats->size_bytes.load() : stats->item_count.load()));
 }
 
 }  // namespace
@@ -145,23 +146,28 @@ std::string metrics_report(const ReportInputs& in, const RequestMetrics& request
                  "# TYPE dynamod_write_commit_seconds_total counter\n"
                  "dynamod_write_commit_seconds_total {}\n",
                  in.writes.commits, in.writes.requests, in.writes.commit_seconds);
-  out += "# HELP dynamod_consumed_read_units_total Read units consumed since the ledger started, per table and index.\n"
-         "# TYPE dynamod_consumed_read_units_total counter\n";
+  out +=
+      "# HELP dynamod_consumed_read_units_total Read units consumed since the ledger started, per table and index.\n"
+      "# TYPE dynamod_consumed_read_units_total counter\n";
   for (const auto& [key, t] : in.ledger.usage) {
     if (key.operation != kAllOperations) continue;
-    fmt::format_to(std::back_inserter(out), "dynamod_consumed_read_units_total{{region=\"{}\",table=\"{}\",index=\"{}\"}} {}\n",
-                   label(key.ns), label(key.table), label(key.index), t.read_units);
+    fmt::format_to(std::back_inserter(out),
+                   "dynamod_consumed_read_units_total{{region=\"{}\",table=\"{}\",index=\"{}\"}} {}\n", label(key.ns),
+                   label(key.table), label(key.index), t.read_units);
   }
-  out += "# HELP dynamod_consumed_write_units_total Write units consumed since the ledger started, per table and index.\n"
-         "# TYPE dynamod_consumed_write_units_total counter\n";
+  out +=
+      "# HELP dynamod_consumed_write_units_total Write units consumed since the ledger started, per table and index.\n"
+      "# TYPE dynamod_consumed_write_units_total counter\n";
   for (const auto& [key, t] : in.ledger.usage) {
     if (key.operation != kAllOperations) continue;
-    fmt::format_to(std::back_inserter(out), "dynamod_consumed_write_units_total{{region=\"{}\",table=\"{}\",index=\"{}\"}} {}\n",
-                   label(key.ns), label(key.table), label(key.index), t.write_units);
+    fmt::format_to(std::back_inserter(out),
+                   "dynamod_consumed_write_units_total{{region=\"{}\",table=\"{}\",index=\"{}\"}} {}\n", label(key.ns),
+                   label(key.table), label(key.index), t.write_units);
   }
   out += "# HELP dynamod_items Items in each table and entries in each index.\n# TYPE dynamod_items gauge\n";
-  std::string sizes = "# HELP dynamod_storage_bytes Size of the items of each table and index (as DynamoDB sizes "
-                      "items, without the 100-byte per-item overhead).\n# TYPE dynamod_storage_bytes gauge\n";
+  std::string sizes =
+      "# HELP dynamod_storage_bytes Size of the items of each table and index (as DynamoDB sizes "
+      "items, without the 100-byte per-item overhead).\n# TYPE dynamod_storage_bytes gauge\n";
   for (const TablePtr& table : in.tables) {
     auto line = [&](const std::string& index, const std::shared_ptr<TableStats>& stats) {
       auto labels = fmt::format("region=\"{}\",table=\"{}\",index=\"{}\"", label(table->ns), label(table->schema.name),
@@ -217,16 +223,22 @@ std::string cost_report(const ReportInputs& in, const metering::PriceTable& pric
       const UsageTotals* u = totals_of(in.ledger, t->ns, schema.name, index);
       return u ? *u : UsageTotals{};
     };
-    CostLine table_line{t->ns, schema.name, "", "table", usage_of(""), counter(t->stats, false),
-                        counter(t->stats, true), true};
+    CostLine table_line{
+        t->ns, schema.name, "", "table", usage_of(""), counter(t->stats, false), counter(t->stats, true), true};
     write_cost(out, table_line, window, class_prices, prices, on_demand, provisioned, storage);
     for (const auto* family : {&schema.global_indexes, &schema.local_indexes}) {
       const bool global = family == &schema.global_indexes;
       for (const IndexSchema& index : *family) {
         auto it = t->index_stats.find(index.id);
         std::shared_ptr<TableStats> stats = it == t->index_stats.end() ? nullptr : it->second;
-        CostLine line{t->ns, schema.name, index.name, global ? "global" : "local", usage_of(index.name),
-                      counter(stats, false), counter(stats, true), global};
+        CostLine line{t->ns,
+                      schema.name,
+                      index.name,
+                      global ? "global" : "local",
+                      usage_of(index.name),
+                      counter(stats, false),
+                      counter(stats, true),
+                      global};
         write_cost(out, line, window, class_prices, prices, on_demand, provisioned, storage);
       }
     }

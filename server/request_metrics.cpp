@@ -37,8 +37,9 @@ void RequestMetrics::render(std::string& out) const {
       fmt::format_to(std::back_inserter(out), "dynamod_requests_total{{operation=\"{}\"}} {}\n", names_[i], n);
     }
   }
-  out += "# HELP dynamod_request_duration_seconds Time from the parsed request to the answer, per operation.\n"
-         "# TYPE dynamod_request_duration_seconds histogram\n";
+  out +=
+      "# HELP dynamod_request_duration_seconds Time from the parsed request to the answer, per operation.\n"
+      "# TYPE dynamod_request_duration_seconds histogram\n";
   for (std::size_t i = 0; i < names_.size(); ++i) {
     const Counters& c = counters_[i];
     const std::uint64_t total = load(c.requests);
@@ -46,8 +47,9 @@ void RequestMetrics::render(std::string& out) const {
     std::uint64_t cumulative = 0;
     for (std::size_t b = 0; b < kLatencyBounds.size(); ++b) {
       cumulative += load(c.buckets[b]);
-      fmt::format_to(std::back_inserter(out), "dynamod_request_duration_seconds_bucket{{operation=\"{}\",le=\"{}\"}} {}\n",
-                     names_[i], kLatencyBounds[b], cumulative);
+      fmt::format_to(std::back_inserter(out),
+                     "dynamod_request_duration_seconds_bucket{{operation=\"{}\",le=\"{}\"}} {}\n", names_[i],
+                     kLatencyBounds[b], cumulative);
     }
     fmt::format_to(std::back_inserter(out),
                    "dynamod_request_duration_seconds_bucket{{operation=\"{0}\",le=\"+Inf\"}} {1}\n"
@@ -55,7 +57,8 @@ void RequestMetrics::render(std::string& out) const {
                    "dynamod_request_duration_seconds_count{{operation=\"{0}\"}} {1}\n",
                    names_[i], total, static_cast<double>(load(c.latency_ns)) / 1e9);
   }
-  out += "# HELP dynamod_errors_total Error answers, per operation and error type.\n# TYPE dynamod_errors_total counter\n";
+  out +=
+      "# HELP dynamod_errors_total Error answers, per operation and error type.\n# TYPE dynamod_errors_total counter\n";
   for (std::size_t i = 0; i < names_.size(); ++i) {
     for (std::size_t e = 0; e < kErrorCodeCount; ++e) {
       if (std::uint64_t n = load(counters_[i].errors[e]); n != 0) {

@@ -16,8 +16,8 @@
 #include "server/console.h"
 #include "server/console_reports.h"
 #include "server/content_encoding.h"
-#include "server/fault_request.h"
 #include "server/cors.h"
+#include "server/fault_request.h"
 #include "server/operations.h"
 #include "server/reports.h"
 #include "server/unimplemented_operations.h"
@@ -240,8 +240,8 @@ asio::awaitable<HttpResponse> Service::report(const HttpRequest& request) {
     if (name == "series") {
       auto resolution = series_resolution(query);
       if (!resolution) {
-        co_return error_answer(request, ApiError(ErrorCode::ValidationException,
-                                                 "resolution must be second or minute"));
+        co_return error_answer(request,
+                               ApiError(ErrorCode::ValidationException, "resolution must be second or minute"));
       }
       body = series_report(ledger_, *resolution, now_ms);
     } else if (name == "hot-keys") {
@@ -276,7 +276,9 @@ asio::awaitable<FaultPlan> Service::inject_faults(const HttpRequest& request, st
                 plan.error         ? " " + std::string(error_type_name(plan.error->code()))
                 : plan.unavailable ? std::string(" ServiceUnavailable")
                                    : std::string(),
-                plan.close ? " close" : plan.unprocessed ? " unprocessed" : "");
+                plan.close         ? " close"
+                : plan.unprocessed ? " unprocessed"
+                                   : "");
   if (plan.delay.count() != 0) {
     asio::steady_timer timer(co_await asio::this_coro::executor, plan.delay);
     co_await timer.async_wait(asio::use_awaitable);
@@ -353,10 +355,8 @@ asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
   // Nothing runs when the body cannot be decoded.
   const std::string_view encoding = request[http::field::content_encoding];
   switch (decode_request_body(encoding, request.body(), kMaxRequestBody)) {
-    case BodyDecoding::Ok:
-      break;
-    case BodyDecoding::TooLarge:
-      co_return too_large(request);
+    case BodyDecoding::Ok: break;
+    case BodyDecoding::TooLarge: co_return too_large(request);
     case BodyDecoding::UnknownCoding:
       co_return error_answer(request, ApiError::internal("Unsupported Content-Encoding: " + std::string(encoding)));
     case BodyDecoding::Invalid:
@@ -364,15 +364,23 @@ asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
                              ApiError::internal("The request body is not valid " + std::string(encoding) + " data"));
   }
 
-  OperationContext ctx{store_, writer_, ledger_, throttler_, Scope{identity.region, config_.account_id, config_.shared_db},
-                       epoch_seconds, random_uuid, std::string(request[http::field::host]), {}};
+  OperationContext ctx{store_,
+                       writer_,
+                       ledger_,
+                       throttler_,
+                       Scope{identity.region, config_.account_id, config_.shared_db},
+                       epoch_seconds,
+                       random_uuid,
+                       std::string(request[http::field::host]),
+                       {}};
   std::optional<ApiError> failure;
   std::optional<BatchHoldback> held_back;
   // With no fault rules, this branch is all they cost.
   if (faults_.active()) [[unlikely]] {
     FaultPlan plan = co_await inject_faults(request, operation, ctx.scope);
     if (plan.unavailable) {
-      co_return answer(request, static_cast<http::status>(kServiceUnavailableStatus), service_unavailable_body(plan.message));
+      co_return answer(request, static_cast<http::status>(kServiceUnavailableStatus),
+                       service_unavailable_body(plan.message));
     }
     failure = std::move(plan.error);
     if (plan.unprocessed) {
@@ -404,7 +412,8 @@ asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
     if (held_back && !failure) result = add_unprocessed(operation, result, *held_back);
   }
 
-  HttpResponse response = failure ? error_answer(request, *failure) : answer(request, http::status::ok, std::move(result));
+  HttpResponse response =
+      failure ? error_answer(request, *failure) : answer(request, http::status::ok, std::move(result));
   const auto elapsed = std::chrono::steady_clock::now() - started;
   if (auto slot = config_.metering ? metrics_.slot(operation) : std::nullopt) {
     metrics_.record(*slot, elapsed, failure ? std::optional<ErrorCode>(failure->code()) : std::nullopt);

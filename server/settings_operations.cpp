@@ -131,8 +131,9 @@ awaitable<Reply> get_resource_policy(OperationContext& ctx, json::object body) {
 awaitable<Reply> delete_resource_policy(OperationContext& ctx, json::object body) {
   ResourceArnRequest request = decode_delete_resource_policy(body);
   Scope scope = ctx.scope;
-  auto job = write_job(
-      [scope, request = std::move(request)](WriteContext& w) { return ops::delete_resource_policy(w, scope, request); });
+  auto job = write_job([scope, request = std::move(request)](WriteContext& w) {
+    return ops::delete_resource_policy(w, scope, request);
+  });
   std::optional<std::string> revision = co_await async_write(ctx.writer, std::move(job));
   co_return revision_answer(revision);
 }
@@ -184,9 +185,8 @@ awaitable<Reply> list_tags_of_resource(OperationContext& ctx, json::object body)
 
 awaitable<Reply> describe_limits(OperationContext&, json::object) {
   // The service's default account and table quotas.
-  co_return std::string(
-      R"({"AccountMaxReadCapacityUnits":80000,"AccountMaxWriteCapacityUnits":80000,)"
-      R"("TableMaxReadCapacityUnits":40000,"TableMaxWriteCapacityUnits":40000})");
+  co_return std::string(R"({"AccountMaxReadCapacityUnits":80000,"AccountMaxWriteCapacityUnits":80000,)"
+                        R"("TableMaxReadCapacityUnits":40000,"TableMaxWriteCapacityUnits":40000})");
 }
 
 awaitable<Reply> describe_endpoints(OperationContext& ctx, json::object) {

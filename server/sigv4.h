@@ -9,7 +9,6 @@
 #include <utility>
 #include <vector>
 
-
 namespace dynamod::sigv4 {
 
 inline constexpr std::string_view kAlgorithm = "AWS4-HMAC-SHA256";

@@ -79,8 +79,7 @@ awaitable<Reply> describe_stream(OperationContext& ctx, json::object body) {
   // One shard per stream, which never splits: it has no children, so a ShardFilter (CHILD_SHARDS
   // of any shard, as DynamoDB Local answers for an unknown one too) lists nothing;
   // ExclusiveStartShardId past the shard lists nothing either.
-  if (!request.shard_filter &&
-      (!request.exclusive_start_shard_id || *request.exclusive_start_shard_id < d.shard_id)) {
+  if (!request.shard_filter && (!request.exclusive_start_shard_id || *request.exclusive_start_shard_id < d.shard_id)) {
     out.begin_object();
     out.key("ShardId");
     out.string(d.shard_id);

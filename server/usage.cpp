@@ -22,7 +22,8 @@ std::optional<ApiError> admit_read(OperationContext& ctx, const Table& table, co
   // A local index reads the table's capacity: its throttles are the table's.
   const IndexSchema* read_index = index.empty() ? nullptr : table.schema.find_index(index);
   const bool global = read_index != nullptr && table.schema.is_global(*read_index);
-  if (refused) ctx.ledger.record_throttled(ctx.scope.ns(), table.schema.name, global ? index : std::string(), now_ms(ctx));
+  if (refused)
+    ctx.ledger.record_throttled(ctx.scope.ns(), table.schema.name, global ? index : std::string(), now_ms(ctx));
   return refused;
 }
 
@@ -80,8 +81,8 @@ void account(OperationContext& ctx, std::string_view operation, const Table* tab
 
 namespace {
 
-void account_key(OperationContext& ctx, std::string_view operation, const Table& table,
-                 const AttributeValue* partition, const AttributeValue* sort, const ConsumedCapacity& consumed) {
+void account_key(OperationContext& ctx, std::string_view operation, const Table& table, const AttributeValue* partition,
+                 const AttributeValue* sort, const ConsumedCapacity& consumed) {
   account(ctx, operation, &table, consumed, partition);
   if (!ctx.ledger.recording() || partition == nullptr) return;
   const KeyDef& key = table.schema.key;
@@ -111,7 +112,8 @@ void account_read(OperationContext& ctx, std::string_view operation, const Table
                   const ops::ReadResult& result, std::string_view shape_prefix) {
   const AttributeValue* partition = spec.key_condition ? &spec.key_condition->partition : nullptr;
   // A local index is keyed by the table's partition key; a global one by its own.
-  account(ctx, operation, &table, result.consumed, partition, spec.index != nullptr && table.schema.is_global(*spec.index));
+  account(ctx, operation, &table, result.consumed, partition,
+          spec.index != nullptr && table.schema.is_global(*spec.index));
   if (!ctx.ledger.recording()) return;
   const std::string_view index = spec.index ? std::string_view(spec.index->name) : std::string_view();
   const std::string_view target = index.empty() ? std::string_view(table.schema.name) : index;

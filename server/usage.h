@@ -14,9 +14,9 @@
 #include "protocol/key_validation.h"
 #include "protocol/transact_requests.h"
 #include "server/operations.h"
+#include "storage/ledger.h"
 #include "storage/read_ops.h"
 #include "storage/transaction_ops.h"
-#include "storage/ledger.h"
 
 namespace dynamod {
 
@@ -60,7 +60,8 @@ void account_tables(OperationContext& ctx, std::string_view operation, const std
                     const std::vector<std::pair<std::string, Key>>& first_keys) {
   for (const ConsumedCapacity& c : consumed) {
     TablePtr table = find_table(ctx, c.table_name);
-    auto first = std::find_if(first_keys.begin(), first_keys.end(), [&](const auto& k) { return k.first == c.table_name; });
+    auto first =
+        std::find_if(first_keys.begin(), first_keys.end(), [&](const auto& k) { return k.first == c.table_name; });
     if (table && first != first_keys.end()) {
       account_item(ctx, operation, *table, first->second, c);
     } else {

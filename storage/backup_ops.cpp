@@ -224,7 +224,8 @@ void expire_system_backups(WriteContext& ctx, double now) {
     auto cursor = ctx.txn().cursor(ctx.dbs().backups);
     for (auto entry = cursor.first(); entry; entry = cursor.next()) {
       Backup backup = decode_descriptor(entry->second);
-      if (backup.type == BackupType::System && backup.expires <= now) expired.emplace_back(entry->first, std::move(backup));
+      if (backup.type == BackupType::System && backup.expires <= now)
+        expired.emplace_back(entry->first, std::move(backup));
     }
   }
   for (const auto& [key, backup] : expired) drop_backup(ctx, key, backup);
@@ -242,7 +243,8 @@ Backup delete_backup(WriteContext& ctx, const Scope& scope, const std::string& a
   if (!backup) throw backup_not_found(arn);
   if (backup->type == BackupType::System) {
     throw ApiError::validation("Invalid Request: User is not allowed to delete the system backup with arn " + arn +
-                               ". It will automatically expire on " + iso8601_millis(static_cast<std::int64_t>(backup->expires * 1000.0 + 0.5)) + "Z");
+                               ". It will automatically expire on " +
+                               iso8601_millis(static_cast<std::int64_t>(backup->expires * 1000.0 + 0.5)) + "Z");
   }
   drop_backup(ctx, *key_of_arn(scope, arn), *backup);
   return std::move(*backup);
@@ -319,8 +321,8 @@ TableDescription restore_table_to_point_in_time(WriteContext& ctx, const Scope& 
   const ArnContext source_arn{source->schema.region, scope.account_id};
   schema.restore = RestoreSummary{"", table_arn(source_arn, source->schema.name), time};
   // The items now, each changed one as it was at `time`.
-  std::map<std::string, std::optional<std::string>> then = pitr::states_before_changes(
-      ctx.txn(), ctx.dbs(), source->schema.id, static_cast<std::int64_t>(time * 1000.0));
+  std::map<std::string, std::optional<std::string>> then =
+      pitr::states_before_changes(ctx.txn(), ctx.dbs(), source->schema.id, static_cast<std::int64_t>(time * 1000.0));
   return restore_table(ctx, scope, std::move(schema), now, std::move(table_uuid), [&](auto write) {
     copy_key_space(ctx, ctx.dbs().items, source->schema.id, [&](std::string_view key, std::string_view record) {
       auto it = then.find(std::string(key));

@@ -125,7 +125,8 @@ BatchGetResult batch_get_item(Store& store, const Scope& scope, const BatchGetIt
 PreparedBatchWrite prepare_batch_write(Store& store, const Scope& scope, BatchWriteItemRequest request) {
   std::size_t count = 0;
   for (const auto& t : request.tables) count += t.requests.size();
-  if (count > kMaxBatchWriteRequests) throw ApiError::validation("Too many items requested for the BatchWriteItem call");
+  if (count > kMaxBatchWriteRequests)
+    throw ApiError::validation("Too many items requested for the BatchWriteItem call");
 
   PreparedBatchWrite batch;
   batch.return_consumed_capacity = request.return_consumed_capacity;

@@ -75,9 +75,9 @@ ContributorInsightsChange update_contributor_insights(WriteContext& ctx, const S
       entry.setting, request, entry.has_sort_key, ctx.store().contributor_insights_rule_limit() - in_use, now);
   if (update.setting != entry.setting) {
     TableSchema next = schema;
-    auto& setting = index ? next.global_indexes[static_cast<std::size_t>(index - schema.global_indexes.data())]
-                                .contributor_insights
-                          : next.contributor_insights;
+    auto& setting =
+        index ? next.global_indexes[static_cast<std::size_t>(index - schema.global_indexes.data())].contributor_insights
+              : next.contributor_insights;
     setting = update.setting;
     replace_schema(ctx, *table, std::move(next));
   }
@@ -117,7 +117,8 @@ ContributorInsightsPage list_contributor_insights(Store& store, const Scope& sco
       page.entries.push_back(std::move(entry));
     });
   }
-  if (more) page.next_token = contributor_insights_token(page.entries.back().table_name, page.entries.back().index_name);
+  if (more)
+    page.next_token = contributor_insights_token(page.entries.back().table_name, page.entries.back().index_name);
   return page;
 }
 

@@ -113,7 +113,6 @@ class IndexJob final : public IndexJobFrame<IndexJob> {
     spdlog::info("index {} of table {} is deleted", index.name, table.schema.name);
     return true;
   }
-
 };
 
 }  // namespace

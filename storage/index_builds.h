@@ -17,8 +17,8 @@
 namespace dynamod {
 
 // Queues the build (index CREATING) or drop (index DELETING) of one index.
-void schedule_index_job(WriteQueue& queue, const std::string& ns, const std::string& table,
-                        std::uint32_t table_id, std::uint32_t index_id);
+void schedule_index_job(WriteQueue& queue, const std::string& ns, const std::string& table, std::uint32_t table_id,
+                        std::uint32_t index_id);
 
 // At startup: resumes every index build and drop the catalog records.
 void resume_index_jobs(Store& store, WriteQueue& queue);

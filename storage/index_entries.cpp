@@ -16,9 +16,9 @@ constexpr std::string_view kNotValid = "One or more parameter values are not val
 
 void check_key_type(const KeyElement& k, const IndexSchema& index, const AttributeValue& v) {
   if (v.type() == to_attribute_type(k.type)) return;
-  throw ApiError::invalid_parameter("Type mismatch for Index Key " + k.name + " Expected: " +
-                                    std::string(scalar_type_name(k.type)) + " Actual: " +
-                                    std::string(type_name(v.type())) + " IndexName: " + index.name);
+  throw ApiError::invalid_parameter("Type mismatch for Index Key " + k.name +
+                                    " Expected: " + std::string(scalar_type_name(k.type)) +
+                                    " Actual: " + std::string(type_name(v.type())) + " IndexName: " + index.name);
 }
 
 void check_key(const KeyElement& k, bool is_sort, const IndexSchema& index, const Item& item, IndexKeySource source) {
@@ -27,7 +27,7 @@ void check_key(const KeyElement& k, bool is_sort, const IndexSchema& index, cons
   // An item's type is checked before its emptiness; an update's after
   // (DynamoDB Local: `SET g = :v` with an empty B for an S key is named empty).
   if (source == IndexKeySource::Item) check_key_type(k, index, *v);
-  std::size_t size = v->type() == AttributeType::S ? v->as_string().size()
+  std::size_t size = v->type() == AttributeType::S   ? v->as_string().size()
                      : v->type() == AttributeType::B ? v->as_binary().size()
                                                      : 0;
   if (source == IndexKeySource::UpdateExpression && (v->type() == AttributeType::S || v->type() == AttributeType::B) &&
@@ -42,9 +42,9 @@ void check_key(const KeyElement& k, bool is_sort, const IndexSchema& index, cons
   if (source != IndexKeySource::Item) check_key_type(k, index, *v);
   const std::size_t limit = is_sort ? 1024 : 2048;
   if (size > limit) {
-    throw ApiError::invalid_parameter("Size limit exceeded for Index Key " + k.name + " Actual Size: " +
-                                      std::to_string(size) + " bytes Max Size: " + std::to_string(limit) +
-                                      " bytes IndexName: " + index.name);
+    throw ApiError::invalid_parameter("Size limit exceeded for Index Key " + k.name +
+                                      " Actual Size: " + std::to_string(size) +
+                                      " bytes Max Size: " + std::to_string(limit) + " bytes IndexName: " + index.name);
   }
 }
 
@@ -107,7 +107,7 @@ std::string component(const TableSchema& table, const IndexSchema& index, const 
 }
 
 std::optional<Entry> entry_for(const TableSchema& table, const IndexSchema& index, const Item& item,
-                                AttributeNames& names) {
+                               AttributeNames& names) {
   if (!in_index(index, item)) return std::nullopt;
   const std::vector<const AttributeValue*> partition = partition_values(index, item);
   std::string tail = component(table, index, item);

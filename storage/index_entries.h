@@ -57,7 +57,7 @@ Item project(const TableSchema& table, const IndexSchema& index, const Item& ite
 
 // The entry of `item` in `index`, or nullopt if the item is not in it.
 std::optional<Entry> entry_for(const TableSchema& table, const IndexSchema& index, const Item& item,
-                                AttributeNames& names);
+                               AttributeNames& names);
 
 // The bytes after the index partition prefix for an item with these key
 // attributes (table and index keys): where a Query resumes.

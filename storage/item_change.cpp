@@ -53,8 +53,8 @@ void ItemChange::plan_vectors(WriteContext& ctx) {
     if (old_) w.old_entry = vectors::entry_for(table_.schema, index, *old_, at_.stored_key, at_.key_image, names);
     if (new_) w.new_entry = vectors::entry_for(table_.schema, index, *new_, at_.stored_key, at_.key_image, names);
     w.changed = w.old_entry.has_value() != w.new_entry.has_value() ||
-                (w.old_entry && (w.old_entry->stored_key != w.new_entry->stored_key ||
-                                 w.old_entry->value != w.new_entry->value));
+                (w.old_entry &&
+                 (w.old_entry->stored_key != w.new_entry->stored_key || w.old_entry->value != w.new_entry->value));
     if (w.changed) vector_writes_.push_back(std::move(w));
   }
 }
@@ -167,7 +167,8 @@ void ItemChange::add_index_capacity(ConsumedCapacity& consumed, bool transaction
     double units = 0;
     // A put is sized by the new entry, a delete by the old one; a move is both.
     if (w.writes == 2) {
-      units = metering::write_units(w.old_entry->size, transactional) + metering::write_units(w.new_entry->size, transactional);
+      units = metering::write_units(w.old_entry->size, transactional) +
+              metering::write_units(w.new_entry->size, transactional);
     } else if (w.new_entry && w.old_entry) {
       units = metering::write_units(std::max(w.old_entry->size, w.new_entry->size), transactional);
     } else {

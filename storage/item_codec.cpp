@@ -216,7 +216,7 @@ Map read_top_level_attributes(Reader& in) {
     if (auto part = in.key_part(scratch)) {
       std::string bytes(part->second);
       map.append_sorted(std::move(name), part->first == AttributeType::S ? AttributeValue::string(std::move(bytes))
-                                                                          : AttributeValue::binary(std::move(bytes)));
+                                                                         : AttributeValue::binary(std::move(bytes)));
     } else {
       map.append_sorted(std::move(name), read_value(in));
     }

@@ -152,8 +152,8 @@ GetItemResult get_item(Store& store, const Scope& scope, const GetItemRequest& r
   }
   // Projections do not reduce the cost: the whole item is read.
   result.consumed.table_name = table->schema.name;
-  result.consumed.table_read_units = metering::read_units(
-      size, request.consistent_read ? metering::ReadMode::Strong : metering::ReadMode::Eventual);
+  result.consumed.table_read_units =
+      metering::read_units(size, request.consistent_read ? metering::ReadMode::Strong : metering::ReadMode::Eventual);
   return result;
 }
 
@@ -176,7 +176,7 @@ PreparedPut prepare_put_item(Store& store, const Scope& scope, PutItemRequest re
   put.size = metering::item_size(item);
   check_item_size(put.size);
   put.record = items::encode(item, static_cast<std::uint32_t>(put.size), put.write.location.key_image,
-                              items::key_names(table->schema.key), store.names());
+                             items::key_names(table->schema.key), store.names());
   if (has_indexes(*table)) put.item = std::move(item);
   return put;
 }
@@ -269,9 +269,9 @@ PlannedWrite plan_update_item(WriteContext& ctx, const PreparedUpdate& update, C
   item.set(table.schema.key.partition.name, key.partition);
   if (table.schema.key.sort) item.set(table.schema.key.sort->name, *key.sort);
   // AttributeUpdates word an empty index key as an item would (DynamoDB Local).
-  indexes::check_index_keys(table.schema, item,
-                            actions.legacy ? indexes::IndexKeySource::AttributeUpdates
-                                           : indexes::IndexKeySource::UpdateExpression);
+  indexes::check_index_keys(
+      table.schema, item,
+      actions.legacy ? indexes::IndexKeySource::AttributeUpdates : indexes::IndexKeySource::UpdateExpression);
   check_vector_attributes(table.schema, item);
   // No walk of the finished item for long names: prepare_update_item checked what
   // the update writes (check_update_names), and the stored item holds none.
@@ -298,7 +298,7 @@ PlannedWrite plan_update_item(WriteContext& ctx, const PreparedUpdate& update, C
     }
   }
   std::string record = items::encode(item, static_cast<std::uint32_t>(size), w.location.key_image,
-                                       items::key_names(w.location.table->schema.key), ctx.store().names());
+                                     items::key_names(w.location.table->schema.key), ctx.store().names());
   try {
     plan_change(ctx, planned, w, old, std::move(item), std::move(record), size, sizes);
   } catch (const ApiError& e) {

@@ -174,8 +174,7 @@ std::uint32_t read_table_id(std::string_view key) {
   return id;
 }
 
-std::string encode_primary_key(std::uint32_t table_id, const AttributeValue& partition,
-                               const AttributeValue* sort) {
+std::string encode_primary_key(std::uint32_t table_id, const AttributeValue& partition, const AttributeValue* sort) {
   std::string key = partition_prefix(table_id, partition);
   if (sort != nullptr) append_sortable(key, *sort);
   return key;

@@ -72,8 +72,7 @@ std::string partition_prefix(std::uint32_t key_space, const AttributeValue& part
 std::string partition_prefix(std::uint32_t key_space, std::span<const AttributeValue* const> partition);
 
 // The full (possibly over-long) encoded primary key.
-std::string encode_primary_key(std::uint32_t table_id, const AttributeValue& partition,
-                               const AttributeValue* sort);
+std::string encode_primary_key(std::uint32_t table_id, const AttributeValue& partition, const AttributeValue* sort);
 
 // The key image kept in an item's record: sortable(partition) ‖ sortable(sort).
 std::string key_image(const AttributeValue& partition, const AttributeValue* sort);

@@ -201,7 +201,8 @@ void Ledger::record(std::string_view ns, std::string_view operation, const Consu
   }
 }
 
-void Ledger::record_throttled(std::string_view ns, std::string_view table, std::string_view index, std::int64_t now_ms) {
+void Ledger::record_throttled(std::string_view ns, std::string_view table, std::string_view index,
+                              std::int64_t now_ms) {
   if (!recording_) return;
   std::lock_guard lock(mutex_);
   all_operations(ns, table, index).series->add_throttled(now_ms);
@@ -288,7 +289,8 @@ Ledger::Snapshot Ledger::snapshot() const {
   return s;
 }
 
-std::vector<Ledger::SeriesLine> Ledger::series(metering::UsageSeries::Resolution resolution, std::int64_t now_ms) const {
+std::vector<Ledger::SeriesLine> Ledger::series(metering::UsageSeries::Resolution resolution,
+                                               std::int64_t now_ms) const {
   std::vector<SeriesLine> out;
   std::lock_guard lock(mutex_);
   for (const auto& [key, live] : usage_) {

@@ -42,7 +42,7 @@ class WriteContext;
 inline constexpr std::string_view kAllOperations = "*";
 
 struct UsageKey {
-  std::string ns;         // the region (empty with --shared-db)
+  std::string ns;  // the region (empty with --shared-db)
   std::string table;
   std::string index;      // empty: the table itself
   std::string operation;  // GetItem, Query, ..., or kAllOperations
@@ -97,8 +97,8 @@ class Ledger {
 
   // The units of one request against one table and its indexes;
   // `partition_key` (the table's, if the request had one) counts toward the hot keys.
-  void record(std::string_view ns, std::string_view operation, const ConsumedCapacity& consumed,
-              std::int64_t now_ms, const AttributeValue* partition_key = nullptr);
+  void record(std::string_view ns, std::string_view operation, const ConsumedCapacity& consumed, std::int64_t now_ms,
+              const AttributeValue* partition_key = nullptr);
   // A request the throughput model refused (--throttle), against a table or
   // one of its global indexes (index empty: the table).
   void record_throttled(std::string_view ns, std::string_view table, std::string_view index, std::int64_t now_ms);
@@ -160,7 +160,7 @@ class Ledger {
     template <class K>
     static auto views(const K& k) {
       return std::tuple<std::string_view, std::string_view, std::string_view, std::string_view>(k.ns, k.table, k.index,
-                                                                                                  k.operation);
+                                                                                                k.operation);
     }
   };
   struct UsageView {

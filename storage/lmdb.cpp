@@ -2,8 +2,7 @@
 
 namespace dynamod::lmdb {
 
-Error::Error(int code, const std::string& what)
-    : std::runtime_error(what + ": " + mdb_strerror(code)), code_(code) {}
+Error::Error(int code, const std::string& what) : std::runtime_error(what + ": " + mdb_strerror(code)), code_(code) {}
 
 void check(int rc, const char* what) {
   if (rc != MDB_SUCCESS) throw Error(rc, what);

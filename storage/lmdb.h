@@ -81,8 +81,7 @@ class ReadTxnPool;
 // freed) when it goes out of scope, so the next reader only renews it.
 class ReadTxn : public TxnBase {
  public:
-  ReadTxn(ReadTxn&& other) noexcept
-      : TxnBase(std::move(other)), pool_(other.pool_), hold_(std::move(other.hold_)) {}
+  ReadTxn(ReadTxn&& other) noexcept : TxnBase(std::move(other)), pool_(other.pool_), hold_(std::move(other.hold_)) {}
   ~ReadTxn();
 
   // A transaction someone else owns (an older view of the store kept for

@@ -15,8 +15,8 @@
 namespace dynamod {
 namespace {
 
-constexpr int kSweepChunk = 5000;     // items examined per table per round
-constexpr int kTrimChunk = 10000;     // stream records removed per round
+constexpr int kSweepChunk = 5000;  // items examined per table per round
+constexpr int kTrimChunk = 10000;  // stream records removed per round
 // TTL values further in the past than this are taken for a mistake (say,
 // milliseconds), and the item is kept, as the service does.
 constexpr std::int64_t kMaxTtlAgeSeconds = 5ll * 365 * 24 * 3600;
@@ -98,7 +98,8 @@ void Maintenance::sweep_table(WriteContext& ctx, const Table& table) {
     auto entry = cursor.seek(position.empty() ? prefix : position);
     if (entry && entry->first == position) entry = cursor.next();
     int seen = 0;
-    for (; entry && entry->first.substr(0, prefix.size()) == prefix && seen < kSweepChunk; entry = cursor.next(), ++seen) {
+    for (; entry && entry->first.substr(0, prefix.size()) == prefix && seen < kSweepChunk;
+         entry = cursor.next(), ++seen) {
       position = std::string(entry->first);
       Item item = items::decode(entry->second, ctx.store().names());
       std::optional<std::int64_t> expiry = epoch_seconds(item, attribute);

@@ -99,8 +99,8 @@ PreparedStatementBatch prepare_statement_batch(Store& store, const Scope& scope,
         throw ApiError::validation(std::string(kExistsOutsideTransaction));
       }
       // ReturnValuesOnConditionCheckFailure is inert in a batch: no Item in a member's error.
-      partiql::Inputs inputs{r.parameters, r.consistent_read, std::nullopt, std::nullopt, false,
-                             partiql::kBatchSelectKey};
+      partiql::Inputs inputs{r.parameters, r.consistent_read,       std::nullopt, std::nullopt,
+                             false,        partiql::kBatchSelectKey};
       prepared = prepare_statement(store, scope, *parsed[i], inputs);
       key = stored_key_of(*prepared);
     } catch (ApiError& e) {

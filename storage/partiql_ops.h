@@ -19,7 +19,8 @@ namespace dynamod::ops {
 // What a batch says of DDL and of PartiQL's own INSERT form.
 inline constexpr std::string_view kBatchOnlyDml =
     "Invalid operation. Only select, insert, update and delete operations are valid";
-inline constexpr std::string_view kExistsOutsideTransaction = "EXISTS can only be used in ExecuteTransaction write requests.";
+inline constexpr std::string_view kExistsOutsideTransaction =
+    "EXISTS can only be used in ExecuteTransaction write requests.";
 
 struct PreparedStatement {
   partiql::StatementKind kind = partiql::StatementKind::Select;

@@ -110,7 +110,11 @@ PreparedStatementTransaction prepare_statement_transaction(Store& store, const S
     if (s.kind() == StatementKind::Select && s.table().index) {
       throw ApiError::validation(prefix(i) + "Reads on indices are not supported within transactions.");
     }
-    partiql::Inputs inputs{r.parameters, false, std::nullopt, std::nullopt, r.return_old_on_condition_failure,
+    partiql::Inputs inputs{r.parameters,
+                           false,
+                           std::nullopt,
+                           std::nullopt,
+                           r.return_old_on_condition_failure,
                            partiql::kTransactionSelectKey};
     std::optional<PreparedStatement> prepared;
     try {

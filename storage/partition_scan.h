@@ -28,8 +28,7 @@ class PartitionScan {
   };
 
   // `image_offset`: where the component starts in a record's key image.
-  PartitionScan(const lmdb::TxnBase& txn, lmdb::Dbi dbi, std::string prefix, std::size_t image_offset,
-                bool forward);
+  PartitionScan(const lmdb::TxnBase& txn, lmdb::Dbi dbi, std::string prefix, std::size_t image_offset, bool forward);
 
   // Positions the scan at the partition's start (forward) or end (backward),
   // or, given `from`, at the first entry not before it in scan order;

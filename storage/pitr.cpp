@@ -43,7 +43,7 @@ void trim(WriteContext& ctx, std::uint32_t table_id, std::int64_t before_ms) {
 void drop(WriteContext& ctx, std::uint32_t table_id) { trim(ctx, table_id, std::numeric_limits<std::int64_t>::max()); }
 
 std::map<std::string, std::optional<std::string>> states_before_changes(const lmdb::TxnBase& txn, const Databases& dbs,
-                                                                         std::uint32_t table_id, std::int64_t after_ms) {
+                                                                        std::uint32_t table_id, std::int64_t after_ms) {
   std::string start = keys::key_space_prefix(table_id);
   const std::string prefix = start;
   keys::append_u64(start, static_cast<std::uint64_t>(after_ms) + 1);

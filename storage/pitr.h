@@ -31,6 +31,6 @@ void drop(WriteContext& ctx, std::uint32_t table_id);
 // For every item changed after `after_ms`: its key (after the table id) and its
 // record then (nullopt: it did not exist).
 std::map<std::string, std::optional<std::string>> states_before_changes(const lmdb::TxnBase& txn, const Databases& dbs,
-                                                                         std::uint32_t table_id, std::int64_t after_ms);
+                                                                        std::uint32_t table_id, std::int64_t after_ms);
 
 }  // namespace dynamod::pitr

@@ -116,7 +116,9 @@ class Page {
 
  private:
   bool full() const { return (spec_.limit && scanned_ >= *spec_.limit) || bytes_ >= kPageBytes; }
-  metering::ReadMode mode() const { return spec_.consistent ? metering::ReadMode::Strong : metering::ReadMode::Eventual; }
+  metering::ReadMode mode() const {
+    return spec_.consistent ? metering::ReadMode::Strong : metering::ReadMode::Eventual;
+  }
 
   // The table item behind a local index entry; each such read is billed on its own.
   std::optional<std::string_view> fetch_table_item(std::string_view entry) {
@@ -178,9 +180,15 @@ class SortRange {
     using expr::SortOp;
     switch (condition->op) {
       case SortOp::Eq: lower_ = upper_ = sortable_of(condition->value); break;
-      case SortOp::Lt: upper_ = sortable_of(condition->value); upper_inclusive_ = false; break;
+      case SortOp::Lt:
+        upper_ = sortable_of(condition->value);
+        upper_inclusive_ = false;
+        break;
       case SortOp::Le: upper_ = sortable_of(condition->value); break;
-      case SortOp::Gt: lower_ = sortable_of(condition->value); lower_inclusive_ = false; break;
+      case SortOp::Gt:
+        lower_ = sortable_of(condition->value);
+        lower_inclusive_ = false;
+        break;
       case SortOp::Ge: lower_ = sortable_of(condition->value); break;
       case SortOp::Between:
         lower_ = sortable_of(condition->value);
@@ -249,8 +257,9 @@ std::string start_key_of(const Target& target, const Item& start) {
     const AttributeValue* sort = key.sort ? start.find(key.sort->name) : nullptr;
     return keys::to_stored_key(keys::encode_primary_key(target.key_space(), *start.find(key.partition.name), sort));
   }
-  return keys::to_stored_key(keys::partition_prefix(target.key_space(), indexes::partition_values(*target.index, start)) +
-                             indexes::component(target.table, *target.index, start));
+  return keys::to_stored_key(
+      keys::partition_prefix(target.key_space(), indexes::partition_values(*target.index, start)) +
+      indexes::component(target.table, *target.index, start));
 }
 
 // The sortable encoding of the sort key an entry holds, from the start of its
@@ -316,7 +325,8 @@ bool read_partition(const lmdb::TxnBase& txn, const Target& target, std::span<co
 ReadResult run_query(Store& store, const Table& table, const ReadSpec& spec) {
   Target target = target_of(store, table.schema, spec);
   const expr::KeyCondition& kc = *spec.key_condition;
-  const QueryRange range = target.key().multi_attribute() ? QueryRange(IndexKeyRange(kc)) : QueryRange(SortRange(kc.sort));
+  const QueryRange range =
+      target.key().multi_attribute() ? QueryRange(IndexKeyRange(kc)) : QueryRange(SortRange(kc.sort));
   // A multi-attribute key's partition is the values of all its partition-key attributes.
   std::vector<const AttributeValue*> multi_partition{&kc.partition};
   for (const expr::KeyEquality& e : kc.more_partition) multi_partition.push_back(&e.value);
@@ -327,8 +337,8 @@ ReadResult run_query(Store& store, const Table& table, const ReadSpec& spec) {
   auto partition = partitions.begin();
   std::optional<std::string> start_after;
   if (spec.exclusive_start_key) {
-    partition = std::find(partitions.begin(), partitions.end(),
-                          *spec.exclusive_start_key->find(target.key().partition.name));
+    partition =
+        std::find(partitions.begin(), partitions.end(), *spec.exclusive_start_key->find(target.key().partition.name));
     start_after = start_key_of(target, *spec.exclusive_start_key);
   }
 
@@ -337,9 +347,9 @@ ReadResult run_query(Store& store, const Table& table, const ReadSpec& spec) {
   bool stopped_early = false;
   for (; partition != partitions.end() && !stopped_early; ++partition) {
     const AttributeValue* one[] = {&*partition};
-    const std::span<const AttributeValue* const> values =
-        kc.more_partition.empty() ? std::span<const AttributeValue* const>(one)
-                                  : std::span<const AttributeValue* const>(multi_partition);
+    const std::span<const AttributeValue* const> values = kc.more_partition.empty()
+                                                              ? std::span<const AttributeValue* const>(one)
+                                                              : std::span<const AttributeValue* const>(multi_partition);
     stopped_early = !read_partition(txn, target, values, range, spec, start_after, store.names(), page);
     start_after.reset();
   }

@@ -67,10 +67,10 @@ void check_window(const ResourcePolicy* entry, const std::string& table, std::in
         "Attempt to change a resource which is still in use: Table is pending previous resource-based policy update: " +
         table);
   }
-  throw ApiError(ErrorCode::ThrottlingException,
-                 "Resource-based policy for table " + table + " modified within the previous " +
-                     std::to_string(window) + " milliseconds. Please try again after " +
-                     iso8601_millis(entry->changed_ms + window) + "Z.");
+  throw ApiError(ErrorCode::ThrottlingException, "Resource-based policy for table " + table +
+                                                     " modified within the previous " + std::to_string(window) +
+                                                     " milliseconds. Please try again after " +
+                                                     iso8601_millis(entry->changed_ms + window) + "Z.");
 }
 
 // Records `next` as the resource's entry and saves the schema.
@@ -92,8 +92,8 @@ std::string next_revision(const ResourcePolicy* entry, std::int64_t now) {
 }  // namespace
 
 std::string put_resource_policy(WriteContext& ctx, const Scope& scope, const PutResourcePolicyRequest& request) {
-  auto [table, stream] = resource_of([&](const QualifiedName& n) { return ctx.find_table(n.ns, n.name); }, scope,
-                                     request.resource_arn);
+  auto [table, stream] =
+      resource_of([&](const QualifiedName& n) { return ctx.find_table(n.ns, n.name); }, scope, request.resource_arn);
   const std::string& name = table->schema.name;
   CanonicalPolicy policy = canonical_policy(request.policy);
   std::string& document = policy.document;
@@ -113,8 +113,8 @@ std::string put_resource_policy(WriteContext& ctx, const Scope& scope, const Put
 }
 
 PolicyAnswer get_resource_policy(Store& store, const Scope& scope, const std::string& resource_arn) {
-  auto [table, stream] = resource_of([&](const QualifiedName& n) { return store.catalog().find(n.ns, n.name); },
-                                     scope, resource_arn);
+  auto [table, stream] =
+      resource_of([&](const QualifiedName& n) { return store.catalog().find(n.ns, n.name); }, scope, resource_arn);
   const ResourcePolicy* entry = entry_of(table->schema, stream);
   if (!in_force(entry)) throw ApiError(ErrorCode::PolicyNotFoundException, std::string(kNotFound) + resource_arn);
   return {policy_as_answered(entry->document), entry->revision_id};
@@ -122,8 +122,8 @@ PolicyAnswer get_resource_policy(Store& store, const Scope& scope, const std::st
 
 std::optional<std::string> delete_resource_policy(WriteContext& ctx, const Scope& scope,
                                                   const ResourceArnRequest& request) {
-  auto [table, stream] = resource_of([&](const QualifiedName& n) { return ctx.find_table(n.ns, n.name); }, scope,
-                                     request.resource_arn);
+  auto [table, stream] =
+      resource_of([&](const QualifiedName& n) { return ctx.find_table(n.ns, n.name); }, scope, request.resource_arn);
   const std::string& name = table->schema.name;
   const ResourcePolicy* entry = entry_of(table->schema, stream);
   check_expected_revision(request.expected_revision_id, entry, name);

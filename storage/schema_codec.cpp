@@ -32,7 +32,8 @@ void write_key(JsonWriter& w, const KeyDef& key) {
     write_key_element(w, *key.sort);
   }
   // A multi-attribute key's further attributes; tables written before them have none.
-  for (const auto& [name, elements] : {std::pair{"more_partition", &key.more_partition}, {"more_sort", &key.more_sort}}) {
+  for (const auto& [name, elements] :
+       {std::pair{"more_partition", &key.more_partition}, {"more_sort", &key.more_sort}}) {
     if (elements->empty()) continue;
     w.key(name);
     w.begin_array();
@@ -106,7 +107,8 @@ KeyDef read_key(const object& o) {
   key.partition = read_key_element(o["partition"]);
   element sort;
   if (o["sort"].get(sort) == simdjson::SUCCESS) key.sort = read_key_element(sort);
-  for (const auto& [name, elements] : {std::pair{"more_partition", &key.more_partition}, {"more_sort", &key.more_sort}}) {
+  for (const auto& [name, elements] :
+       {std::pair{"more_partition", &key.more_partition}, {"more_sort", &key.more_sort}}) {
     simdjson::dom::array list;
     if (o[name].get(list) != simdjson::SUCCESS) continue;
     for (element k : list) elements->push_back(read_key_element(k));

@@ -12,22 +12,25 @@ namespace {
 // a malformed ARN or one of an index, another account, a missing table.
 TablePtr tagged_table(const std::function<TablePtr(const QualifiedName&)>& find, const Scope& scope,
                       const std::string& arn, bool long_not_found, const char* operation) {
-  auto malformed = [&] { return ApiError::validation("Invalid TableArn: Invalid ResourceArn provided as input " + arn); };
+  auto malformed = [&] {
+    return ApiError::validation("Invalid TableArn: Invalid ResourceArn provided as input " + arn);
+  };
   if (!looks_like_arn(arn)) throw malformed();
   std::optional<TableArn> parsed = parse_table_arn(arn);
   if (!parsed || parsed->name.size() < 3) throw malformed();
   if (parsed->account != scope.account_id) {
-    throw ApiError(ErrorCode::AccessDeniedException,
-                   "User: arn:aws:iam::" + scope.account_id + ":root is not authorized to perform: dynamodb:" +
-                       operation + " on resource: " + arn);
+    throw ApiError(ErrorCode::AccessDeniedException, "User: arn:aws:iam::" + scope.account_id +
+                                                         ":root is not authorized to perform: dynamodb:" + operation +
+                                                         " on resource: " + arn);
   }
   std::optional<QualifiedName> name = scope.qualify(arn);
   TablePtr table = name ? find(*name) : nullptr;
   if (!table) {
     // The service spelt it "ResourcArn" for years (dynalite's tests, DynamoDB Local); probes
     // of it in 2026 read "ResourceArn" (ack-api-quirks DDB-TABLE-014).
-    throw ApiError::resource_not_found(long_not_found ? "Requested resource not found: ResourceArn: " + arn + " not found"
-                                                      : "Requested resource not found");
+    throw ApiError::resource_not_found(long_not_found
+                                           ? "Requested resource not found: ResourceArn: " + arn + " not found"
+                                           : "Requested resource not found");
   }
   return table;
 }

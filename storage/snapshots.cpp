@@ -16,8 +16,8 @@ constexpr std::size_t kItemsDatabase = 2;
 
 // The databases an image holds, in a fixed order (see snapshots.h for those it leaves out).
 std::array<lmdb::Dbi, 11> image_databases(const Databases& d) {
-  return {d.catalog, d.stats, d.items, d.indexes, d.collections, d.tokens, d.streams, d.stream_records, d.backups,
-          d.backup_items, d.pitr_log};
+  return {d.catalog, d.stats,          d.items,   d.indexes,      d.collections, d.tokens,
+          d.streams, d.stream_records, d.backups, d.backup_items, d.pitr_log};
 }
 
 void append_u32(std::string& out, std::uint32_t v) {
@@ -67,8 +67,7 @@ StoreImage StoreImage::take(Store& store) {
     MDB_stat stat{};
     lmdb::check(mdb_stat(txn.get(), databases[i], &stat), "mdb_stat");
     // Pages hold a little more than the entries: enough room to copy without regrowing.
-    db.entries.reserve(static_cast<std::size_t>(stat.ms_psize) *
-                       (stat.ms_leaf_pages + stat.ms_overflow_pages));
+    db.entries.reserve(static_cast<std::size_t>(stat.ms_psize) * (stat.ms_leaf_pages + stat.ms_overflow_pages));
     auto cursor = txn.cursor(databases[i]);
     for (auto entry = cursor.first(); entry; entry = cursor.next()) {
       append_u32(db.entries, static_cast<std::uint32_t>(entry->first.size()));

@@ -64,8 +64,7 @@ Store::Store(const StoreOptions& options)
       resource_policy_cooldown_ms_(options.resource_policy_cooldown_ms),
       clock_(options.clock_ms ? options.clock_ms : [] {
         using namespace std::chrono;
-        return static_cast<std::int64_t>(
-            duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count());
+        return static_cast<std::int64_t>(duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count());
       }) {
   if (options.in_memory) {
     path_ = make_temp_dir();
@@ -75,10 +74,10 @@ Store::Store(const StoreOptions& options)
     lock_.emplace(path_);
   }
   try {
-    env_ = std::make_unique<lmdb::Env>(lmdb::Env::Options{path_.string(), env_flags(options), options.map_size, 16, 512});
+    env_ =
+        std::make_unique<lmdb::Env>(lmdb::Env::Options{path_.string(), env_flags(options), options.map_size, 16, 512});
     if (env_->max_key_size() < keys::kMaxKeySize) {
-      throw std::runtime_error("LMDB was built with a key limit below " + std::to_string(keys::kMaxKeySize) +
-                               " bytes");
+      throw std::runtime_error("LMDB was built with a key limit below " + std::to_string(keys::kMaxKeySize) + " bytes");
     }
     read_pool_ = std::make_unique<lmdb::ReadTxnPool>(*env_);
     lmdb::WriteTxn txn(*env_);

@@ -13,8 +13,8 @@
 // backups, see backup_ops.h), "pitr_log" (point-in-time recovery, see pitr.h),
 // "vectors" (vector index entries, see vector_entries.h).
 
-#include <cstdint>
 #include <atomic>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -56,7 +56,7 @@ struct Databases {
   lmdb::Dbi items;
   lmdb::Dbi indexes;
   lmdb::Dbi collections;
-  lmdb::Dbi tokens;  // ClientRequestToken -> expiry, request digest
+  lmdb::Dbi tokens;          // ClientRequestToken -> expiry, request digest
   lmdb::Dbi streams;         // stream id -> stream descriptor
   lmdb::Dbi stream_records;  // stream id ‖ sequence number -> record
   lmdb::Dbi ledger;          // consumed capacity and access patterns (see ledger.h)

@@ -148,8 +148,8 @@ void close_stream(WriteContext& ctx, std::uint32_t id) {
   ctx.txn().put(ctx.dbs().streams, stream_key(id), encode_info(s));
 }
 
-void record_change(WriteContext& ctx, const Table& table, const Item& keys, const Item* old_item,
-                   const Item* new_item, bool by_ttl) {
+void record_change(WriteContext& ctx, const Table& table, const Item& keys, const Item* old_item, const Item* new_item,
+                   bool by_ttl) {
   const auto& spec = table.schema.stream;
   if (!spec || !spec->enabled) return;
   if (old_item == nullptr && new_item == nullptr) return;
@@ -158,8 +158,10 @@ void record_change(WriteContext& ctx, const Table& table, const Item& keys, cons
   const std::uint64_t sequence = ctx.take_sequence_number();
   const std::int64_t now = ctx.store().now_ms();
   const StreamViewType view = spec->view_type;
-  const bool new_image = new_item != nullptr && (view == StreamViewType::NewImage || view == StreamViewType::NewAndOldImages);
-  const bool old_image = old_item != nullptr && (view == StreamViewType::OldImage || view == StreamViewType::NewAndOldImages);
+  const bool new_image =
+      new_item != nullptr && (view == StreamViewType::NewImage || view == StreamViewType::NewAndOldImages);
+  const bool old_image =
+      old_item != nullptr && (view == StreamViewType::OldImage || view == StreamViewType::NewAndOldImages);
 
   std::uint64_t size = metering::item_size(keys);
   if (new_image) size += metering::item_size(*new_item);

@@ -37,9 +37,9 @@ struct StreamInfo {
   bool enabled = true;
   std::int64_t created_ms = 0;
   KeyDef key;
-  std::uint64_t start_sequence = 0;    // no record of the stream comes before it
-  std::uint64_t end_sequence = 0;      // when disabled: the last sequence number it may hold
-  std::uint64_t trimmed_before = 0;    // records before this one are gone (older than 24 hours)
+  std::uint64_t start_sequence = 0;  // no record of the stream comes before it
+  std::uint64_t end_sequence = 0;    // when disabled: the last sequence number it may hold
+  std::uint64_t trimmed_before = 0;  // records before this one are gone (older than 24 hours)
 };
 
 std::string encode_info(const StreamInfo& info);
@@ -66,8 +66,8 @@ void close_stream(WriteContext& ctx, std::uint32_t id);
 
 // Appends the record of one item change to the table's stream (if enabled and
 // the item changed). `by_ttl`: deleted by the TTL sweeper (a service identity).
-void record_change(WriteContext& ctx, const Table& table, const Item& keys, const Item* old_item,
-                   const Item* new_item, bool by_ttl);
+void record_change(WriteContext& ctx, const Table& table, const Item& keys, const Item* old_item, const Item* new_item,
+                   bool by_ttl);
 
 std::optional<StreamInfo> find_stream(const lmdb::TxnBase& txn, lmdb::Dbi dbi, std::uint32_t id);
 std::vector<StreamInfo> all_streams(const lmdb::TxnBase& txn, lmdb::Dbi dbi);

@@ -112,7 +112,8 @@ TableDescription create_table(WriteContext& ctx, const Scope& scope, TableSchema
   schema.table_id = std::move(table_uuid);
   schema.region = scope.region;
   schema.creation_time = now;
-  for (auto& policy : schema.resource_policies) policy.revision_id = std::to_string(static_cast<std::int64_t>(now * 1000));
+  for (auto& policy : schema.resource_policies)
+    policy.revision_id = std::to_string(static_cast<std::int64_t>(now * 1000));
   if (schema.billing_mode == BillingMode::PayPerRequest) schema.billing_mode_updated = now;
   schema.status = TableStatus::Active;
   if (schema.stream && schema.stream->enabled) start_stream(ctx, ns, schema);
@@ -202,8 +203,8 @@ TableDescription update_table(WriteContext& ctx, const Scope& scope, const Updat
       throw ApiError::limit_exceeded(
           "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table");
     }
-    vector_change = validate_vector_index_updates(*request.vector_index_updates, current,
-                                                  request.attribute_definitions, mode);
+    vector_change =
+        validate_vector_index_updates(*request.vector_index_updates, current, request.attribute_definitions, mode);
   }
   TableUpdate update = validate_update_table(request, current);
   require_units_of_every_index(current, mode, index_updates);
@@ -231,8 +232,8 @@ TableDescription update_table(WriteContext& ctx, const Scope& scope, const Updat
         write == current.throughput.write_units) {
       throw ApiError::validation(
           "The provisioned throughput for the table will not change. The requested value equals the current value. "
-          "Current ReadCapacityUnits provisioned for the table: " + std::to_string(read) +
-          ". Requested ReadCapacityUnits: " + std::to_string(read) +
+          "Current ReadCapacityUnits provisioned for the table: " +
+          std::to_string(read) + ". Requested ReadCapacityUnits: " + std::to_string(read) +
           ". Current WriteCapacityUnits provisioned for the table: " + std::to_string(write) +
           ". Requested WriteCapacityUnits: " + std::to_string(write) +
           ". Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.");

@@ -8,8 +8,8 @@
 
 #include "protocol/responses.h"
 #include "protocol/table_requests.h"
-#include "protocol/ttl_requests.h"
 #include "protocol/table_schema.h"
+#include "protocol/ttl_requests.h"
 #include "storage/scope.h"
 #include "storage/write_queue.h"
 

@@ -61,7 +61,8 @@ std::string token_value(std::int64_t expires_ms, std::string_view digest) {
 }
 
 // Sums one action's units into the per-table list, in the order tables first appear.
-ConsumedCapacity& table_entry(std::vector<ConsumedCapacity>& list, const std::string& table, ConsumedCapacity::Detail d) {
+ConsumedCapacity& table_entry(std::vector<ConsumedCapacity>& list, const std::string& table,
+                              ConsumedCapacity::Detail d) {
   for (auto& c : list) {
     if (c.table_name == table) return c;
   }

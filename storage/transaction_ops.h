@@ -27,9 +27,7 @@ struct PreparedTransaction {
     // False for an action left unprepared because one before it failed
     // (validation_error), which cancels the transaction before it is reached.
     bool prepared() const { return put || update || del; }
-    const PreparedWrite& write() const {
-      return put ? put->write : update ? update->write : del->write;
-    }
+    const PreparedWrite& write() const { return put ? put->write : update ? update->write : del->write; }
   };
   std::vector<Action> actions;
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::None;

@@ -98,7 +98,6 @@ class VectorIndexJob final : public IndexJobFrame<VectorIndexJob> {
     }
     std::erase_if(schema.attribute_definitions, [&](const AttributeDefinition& a) { return !used.contains(a.name); });
   }
-
 };
 
 }  // namespace

@@ -47,7 +47,8 @@ std::optional<Entry> entry_for(const TableSchema& table, const VectorIndexSchema
   entry.value.resize(vector->size() * sizeof(float));
   // Little-endian on every platform dynamod builds for (x86-64, arm64).
   std::memcpy(entry.value.data(), vector->data(), entry.value.size());
-  entry.value += items::encode(projected, static_cast<std::uint32_t>(size), key_image, items::key_names(table.key), names);
+  entry.value +=
+      items::encode(projected, static_cast<std::uint32_t>(size), key_image, items::key_names(table.key), names);
   entry.bytes = vector->size() * sizeof(float) + size;
   return entry;
 }

@@ -56,14 +56,14 @@ double score(DistanceFunction function, std::span<const float> query, std::span<
       float sum = lane_sum(n, [&](std::size_t i) { return (q[i] - s[i]) * (q[i] - s[i]); });
       return std::sqrt(static_cast<double>(sum));
     }
-    case DistanceFunction::DotProduct:
-      return lane_sum(n, [&](std::size_t i) { return q[i] * s[i]; });
+    case DistanceFunction::DotProduct: return lane_sum(n, [&](std::size_t i) { return q[i] * s[i]; });
     case DistanceFunction::Cosine: {
       float dot = lane_sum(n, [&](std::size_t i) { return q[i] * s[i]; });
       float qq = lane_sum(n, [&](std::size_t i) { return q[i] * q[i]; });
       float ss = lane_sum(n, [&](std::size_t i) { return s[i] * s[i]; });
       if (qq == 0 || ss == 0) return 1.0;
-      double similarity = static_cast<double>(dot) / (std::sqrt(static_cast<double>(qq)) * std::sqrt(static_cast<double>(ss)));
+      double similarity =
+          static_cast<double>(dot) / (std::sqrt(static_cast<double>(qq)) * std::sqrt(static_cast<double>(ss)));
       return 1.0 - std::clamp(similarity, -1.0, 1.0);
     }
   }

@@ -34,8 +34,8 @@ struct SearchHit {
 };
 
 struct SearchResult {
-  std::vector<SearchHit> hits;     // best first
-  std::uint64_t examined = 0;      // vectors scored
+  std::vector<SearchHit> hits;  // best first
+  std::uint64_t examined = 0;   // vectors scored
 };
 
 SearchResult search(Store& store, const VectorSearchSpec& spec);

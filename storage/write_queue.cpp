@@ -39,9 +39,7 @@ std::vector<TablePtr> WriteContext::tables_in(std::string_view ns) const {
   return out;
 }
 
-void WriteContext::stage_table(TablePtr table) {
-  staged_tables_[{table->ns, table->schema.name}] = std::move(table);
-}
+void WriteContext::stage_table(TablePtr table) { staged_tables_[{table->ns, table->schema.name}] = std::move(table); }
 
 void WriteContext::stage_drop(const std::string& ns, const std::string& name) { staged_tables_[{ns, name}] = nullptr; }
 

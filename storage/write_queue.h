@@ -8,10 +8,10 @@
 // run on the thread that submits it, when nothing else is writing: that thread
 // becomes the writer for the moment, and also takes the requests queued while
 // it writes. This spares a wake-up of the writer thread and a hand-over per
-// write; on two cores a third runnable thread is what delays requests. A job either applies all of its changes or none: operations
-// validate and read first and only then write, so an ApiError never leaves a
-// half-applied change. An unexpected failure (an LMDB error) aborts the group,
-// and its jobs are retried one by one so that one bad job cannot fail others.
+// write; on two cores a third runnable thread is what delays requests. A job either applies all of its changes or none:
+// operations validate and read first and only then write, so an ApiError never leaves a half-applied change. An
+// unexpected failure (an LMDB error) aborts the group, and its jobs are retried one by one so that one bad job cannot
+// fail others.
 
 #include <atomic>
 #include <condition_variable>
@@ -157,7 +157,7 @@ class WriteQueue {
   std::condition_variable wake_;
   std::vector<std::unique_ptr<WriteJob>> requests_;    // taken by whichever thread writes next
   std::vector<std::unique_ptr<WriteJob>> background_;  // taken by the writer thread only
-  bool writing_ = false;  // a group is running, on the writer thread or on a request's
+  bool writing_ = false;                               // a group is running, on the writer thread or on a request's
   bool stopping_ = false;
   std::atomic<std::uint64_t> commits_{0};
   std::atomic<std::uint64_t> committed_requests_{0};

@@ -16,8 +16,14 @@ enum class CompareOp : std::uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
 std::string_view compare_op_text(CompareOp op);  // "=", "<>", ...
 
 enum class FunctionKind : std::uint8_t {
-  AttributeExists, AttributeNotExists, AttributeType, BeginsWith, Contains, Size,  // conditions
-  IfNotExists, ListAppend,                                                          // updates
+  AttributeExists,
+  AttributeNotExists,
+  AttributeType,
+  BeginsWith,
+  Contains,
+  Size,  // conditions
+  IfNotExists,
+  ListAppend,  // updates
 };
 std::string_view function_name(FunctionKind kind);
 

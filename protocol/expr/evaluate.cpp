@@ -7,13 +7,15 @@
 namespace dynamod::expr {
 namespace {
 
-bool is_scalar_ordered(AttributeType t) { return t == AttributeType::N || t == AttributeType::S || t == AttributeType::B; }
+bool is_scalar_ordered(AttributeType t) {
+  return t == AttributeType::N || t == AttributeType::S || t == AttributeType::B;
+}
 
 std::size_t utf16_length(std::string_view s) {
   std::size_t n = 0;
   for (unsigned char c : s) {
-    if ((c & 0xC0) != 0x80) ++n;      // one per code point...
-    if ((c & 0xF8) == 0xF0) ++n;      // ...and a second unit above U+FFFF
+    if ((c & 0xC0) != 0x80) ++n;  // one per code point...
+    if ((c & 0xF8) == 0xF0) ++n;  // ...and a second unit above U+FFFF
   }
   return n;
 }

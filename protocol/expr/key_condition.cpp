@@ -84,8 +84,9 @@ void collect(const Condition& c, std::uint32_t id, const KeyDef& key, std::vecto
     const Path* p = single_path(b->value);
     if (p) key_name(*p, key);
     if (!p) {
-      fail("Invalid condition in KeyConditionExpression: BETWEEN operator must have the key attribute as its first "
-           "operand");
+      fail(
+          "Invalid condition in KeyConditionExpression: BETWEEN operator must have the key attribute as its first "
+          "operand");
     }
     if (b->lower.path() || b->upper.path()) {
       fail("Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
@@ -102,8 +103,9 @@ void collect(const Condition& c, std::uint32_t id, const KeyDef& key, std::vecto
   const Path* p = single_path(f.args[0]);
   if (p) key_name(*p, key);
   if (!p) {
-    fail("Invalid condition in KeyConditionExpression: begins_with operator must have the key attribute as its first "
-         "operand");
+    fail(
+        "Invalid condition in KeyConditionExpression: begins_with operator must have the key attribute as its first "
+        "operand");
   }
   if (f.args[1].path()) {
     fail("Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
@@ -222,8 +224,8 @@ KeyCondition extract_key_condition(const Condition& c, const KeyDef& key, std::s
     } else {
       // The service names the key element it did not find: the partition key
       // if it is absent, else the sort key.
-      const std::string& missing = partition || !key.sort ? (key.sort ? key.sort->name : key.partition.name)
-                                                          : key.partition.name;
+      const std::string& missing =
+          partition || !key.sort ? (key.sort ? key.sort->name : key.partition.name) : key.partition.name;
       fail("Query condition missed key schema element: " + missing);
     }
   }
@@ -248,7 +250,9 @@ KeyCondition extract_key_condition(const Condition& c, const KeyDef& key, std::s
 }
 
 void check_start_key_bounds(const KeyCondition& kc, const KeyDef& key, const Item& start) {
-  auto outside_range = [] { return ApiError::validation("The provided starting key does not match the range key predicate"); };
+  auto outside_range = [] {
+    return ApiError::validation("The provided starting key does not match the range key predicate");
+  };
   const std::vector<const KeyElement*> partitions = key.partition_elements();
   for (std::size_t i = 0; i < partitions.size(); ++i) {
     const AttributeValue* v = start.find(partitions[i]->name);

@@ -11,7 +11,21 @@ namespace {
 
 [[noreturn]] void invalid(const std::string& detail) { throw ApiError::invalid_parameter(detail); }
 
-enum class LegacyOp : std::uint8_t { EQ, NE, LE, LT, GE, GT, NOT_NULL, NUL, CONTAINS, NOT_CONTAINS, BEGINS_WITH, IN, BETWEEN };
+enum class LegacyOp : std::uint8_t {
+  EQ,
+  NE,
+  LE,
+  LT,
+  GE,
+  GT,
+  NOT_NULL,
+  NUL,
+  CONTAINS,
+  NOT_CONTAINS,
+  BEGINS_WITH,
+  IN,
+  BETWEEN
+};
 
 struct OpInfo {
   std::string_view name;
@@ -55,7 +69,8 @@ std::uint32_t comparison(Condition& c, const std::string& name, const std::strin
   const std::size_t n = args.size();
   bool count_ok;
   switch (op) {
-    case LegacyOp::NOT_NULL: case LegacyOp::NUL: count_ok = n == 0; break;
+    case LegacyOp::NOT_NULL:
+    case LegacyOp::NUL: count_ok = n == 0; break;
     case LegacyOp::IN: count_ok = n >= 1; break;
     case LegacyOp::BETWEEN: count_ok = n == 2; break;
     default: count_ok = n == 1; break;
@@ -65,7 +80,8 @@ std::uint32_t comparison(Condition& c, const std::string& name, const std::strin
     const AttributeType t = v.type();
     bool type_ok = true;
     switch (op) {
-      case LegacyOp::EQ: case LegacyOp::NE: break;
+      case LegacyOp::EQ:
+      case LegacyOp::NE: break;
       case LegacyOp::BEGINS_WITH: type_ok = t == AttributeType::S || t == AttributeType::B; break;
       default: type_ok = is_scalar(t); break;
     }
@@ -108,8 +124,7 @@ std::uint32_t comparison(Condition& c, const std::string& name, const std::strin
       std::uint32_t not_has = push(c, ConditionNode{Not{has}});
       return push(c, ConditionNode{And{exists, not_has}});
     }
-    case LegacyOp::BEGINS_WITH:
-      return function_node(FunctionKind::BeginsWith, {path_operand(name), Operand{args[0]}});
+    case LegacyOp::BEGINS_WITH: return function_node(FunctionKind::BeginsWith, {path_operand(name), Operand{args[0]}});
     case LegacyOp::IN: {
       In in{path_operand(name), {}};
       for (const auto& v : args) in.list.push_back(Operand{v});
@@ -146,7 +161,8 @@ std::uint32_t expected_entry(Condition& c, const std::string& name, const Legacy
   }
   if (!exists && e.value) invalid("Value cannot be used when Exists is false for Attribute: " + name);
   if (!exists) {
-    return push(c, ConditionNode{FunctionCondition{FunctionCall{FunctionKind::AttributeNotExists, {path_operand(name)}}}});
+    return push(c,
+                ConditionNode{FunctionCondition{FunctionCall{FunctionKind::AttributeNotExists, {path_operand(name)}}}});
   }
   return push(c, ConditionNode{Comparison{CompareOp::Eq, path_operand(name), Operand{*e.value}}});
 }
@@ -224,8 +240,13 @@ LegacyKeyCondition convert_key_conditions(const LegacyConditions& conditions, co
     std::vector<AttributeValue> args = e.value_list ? *e.value_list : std::vector<AttributeValue>{};
     const std::uint32_t n = comparison(c, name, op, args);
     switch (parsed) {
-      case LegacyOp::EQ: case LegacyOp::LE: case LegacyOp::LT: case LegacyOp::GE: case LegacyOp::GT:
-      case LegacyOp::BEGINS_WITH: case LegacyOp::BETWEEN: break;
+      case LegacyOp::EQ:
+      case LegacyOp::LE:
+      case LegacyOp::LT:
+      case LegacyOp::GE:
+      case LegacyOp::GT:
+      case LegacyOp::BEGINS_WITH:
+      case LegacyOp::BETWEEN: break;
       default: not_indexable = true; continue;
     }
     if (name == key.partition.name) partition_indexable = true;
@@ -270,8 +291,9 @@ UpdateActions convert_attribute_updates(const LegacyUpdates& updates) {
 
 std::vector<Path> convert_attributes_to_get(const std::vector<std::string>& names) {
   if (names.empty()) {
-    throw ApiError::validation("1 validation error detected: Value '[]' at 'attributesToGet' failed to satisfy "
-                               "constraint: Member must have length greater than or equal to 1");
+    throw ApiError::validation(
+        "1 validation error detected: Value '[]' at 'attributesToGet' failed to satisfy "
+        "constraint: Member must have length greater than or equal to 1");
   }
   std::set<std::string_view> seen;
   std::vector<Path> paths;

@@ -16,10 +16,10 @@ namespace dynamod::expr {
 
 // One entry of Expected / QueryFilter / ScanFilter / KeyConditions.
 struct LegacyCondition {
-  std::optional<AttributeValue> value;                       // Expected only
-  std::optional<bool> exists;                                // Expected only
-  std::optional<std::string> comparison_operator;            // EQ, NE, ..., BETWEEN
-  std::optional<std::vector<AttributeValue>> value_list;     // AttributeValueList
+  std::optional<AttributeValue> value;                    // Expected only
+  std::optional<bool> exists;                             // Expected only
+  std::optional<std::string> comparison_operator;         // EQ, NE, ..., BETWEEN
+  std::optional<std::vector<AttributeValue>> value_list;  // AttributeValueList
 };
 using LegacyConditions = std::vector<std::pair<std::string, LegacyCondition>>;  // in request order
 

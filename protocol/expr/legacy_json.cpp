@@ -39,8 +39,9 @@ LegacyConditions decode_legacy_conditions(json::value& v) {
 void check_comparison_operators(const LegacyConditions& conditions, std::string_view member, bool required,
                                 ConstraintErrors& errors, int rank) {
   // The enum in the service's own order (dynalite's tests, recorded from DynamoDB).
-  static constexpr std::string_view kOperators[] = {"IN", "NULL", "BETWEEN", "LT", "NOT_CONTAINS", "EQ", "GT",
-                                                    "NOT_NULL", "NE", "LE", "BEGINS_WITH", "GE", "CONTAINS"};
+  static constexpr std::string_view kOperators[] = {"IN",          "NULL", "BETWEEN",  "LT", "NOT_CONTAINS",
+                                                    "EQ",          "GT",   "NOT_NULL", "NE", "LE",
+                                                    "BEGINS_WITH", "GE",   "CONTAINS"};
   static const std::string kConstraint = [] {
     std::string c = "Member must satisfy enum value set: [";
     for (std::string_view op : kOperators) c += std::string(op) + (op == "CONTAINS" ? "]" : ", ");

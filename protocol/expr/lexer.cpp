@@ -66,15 +66,42 @@ std::vector<Token> tokenize(std::string_view text) {
       continue;
     }
     switch (c) {
-      case ',': emit(TokenKind::Comma, i, i + 1); ++i; continue;
-      case '(': emit(TokenKind::LParen, i, i + 1); ++i; continue;
-      case ')': emit(TokenKind::RParen, i, i + 1); ++i; continue;
-      case '.': emit(TokenKind::Dot, i, i + 1); ++i; continue;
-      case '[': emit(TokenKind::LBracket, i, i + 1); ++i; continue;
-      case ']': emit(TokenKind::RBracket, i, i + 1); ++i; continue;
-      case '=': emit(TokenKind::Eq, i, i + 1); ++i; continue;
-      case '+': emit(TokenKind::Plus, i, i + 1); ++i; continue;
-      case '-': emit(TokenKind::Minus, i, i + 1); ++i; continue;
+      case ',':
+        emit(TokenKind::Comma, i, i + 1);
+        ++i;
+        continue;
+      case '(':
+        emit(TokenKind::LParen, i, i + 1);
+        ++i;
+        continue;
+      case ')':
+        emit(TokenKind::RParen, i, i + 1);
+        ++i;
+        continue;
+      case '.':
+        emit(TokenKind::Dot, i, i + 1);
+        ++i;
+        continue;
+      case '[':
+        emit(TokenKind::LBracket, i, i + 1);
+        ++i;
+        continue;
+      case ']':
+        emit(TokenKind::RBracket, i, i + 1);
+        ++i;
+        continue;
+      case '=':
+        emit(TokenKind::Eq, i, i + 1);
+        ++i;
+        continue;
+      case '+':
+        emit(TokenKind::Plus, i, i + 1);
+        ++i;
+        continue;
+      case '-':
+        emit(TokenKind::Minus, i, i + 1);
+        ++i;
+        continue;
       case '<':
         if (i + 1 < n && text[i + 1] == '>') {
           emit(TokenKind::Ne, i, i + 2);

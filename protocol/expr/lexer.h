@@ -10,14 +10,34 @@
 namespace dynamod::expr {
 
 enum class TokenKind : std::uint8_t {
-  Comma, LParen, RParen, Dot, LBracket, RBracket,
-  Eq, Ne, Lt, Le, Gt, Ge, Plus, Minus,
-  In, Between, Not, And, Or, Set, Add, Delete, Remove,
-  Index,      // 0 | [1-9][0-9]*
-  Id,         // [A-Za-z][A-Za-z0-9_]*
-  NameRef,    // #[A-Za-z0-9_]+
-  ValueRef,   // :[A-Za-z0-9_]+
-  Unknown,    // any other single character (UTF-8 sequence)
+  Comma,
+  LParen,
+  RParen,
+  Dot,
+  LBracket,
+  RBracket,
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Plus,
+  Minus,
+  In,
+  Between,
+  Not,
+  And,
+  Or,
+  Set,
+  Add,
+  Delete,
+  Remove,
+  Index,     // 0 | [1-9][0-9]*
+  Id,        // [A-Za-z][A-Za-z0-9_]*
+  NameRef,   // #[A-Za-z0-9_]+
+  ValueRef,  // :[A-Za-z0-9_]+
+  Unknown,   // any other single character (UTF-8 sequence)
   Eof,
 };
 

@@ -92,7 +92,8 @@ Number combine(const Number& x, const Number& y, bool subtract) {
   }
   // More than 38 significant digits or too large: the service says overflow
   // for both (test_update_expression_plus_imprecise in ScyllaDB's suite).
-  throw ApiError::validation("Number overflow. Attempting to store a number with magnitude larger than supported range");
+  throw ApiError::validation(
+      "Number overflow. Attempting to store a number with magnitude larger than supported range");
 }
 
 }  // namespace

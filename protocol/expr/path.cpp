@@ -132,8 +132,8 @@ class PathTree {
     std::size_t best_bucket = 0;
     for (std::size_t c = 0; c < count; ++c) {
       const PathStep& step = children[c].first;
-      const std::size_t bucket = step.is_name() ? java_hash_bucket(step.name(), count)
-                                                : step.index() & (java_hash_capacity(count) - 1);
+      const std::size_t bucket =
+          step.is_name() ? java_hash_bucket(step.name(), count) : step.index() & (java_hash_capacity(count) - 1);
       if (c == 0 || bucket >= best_bucket) {
         best = c;
         best_bucket = bucket;

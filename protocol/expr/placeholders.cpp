@@ -22,9 +22,8 @@ std::string java_hash_set_order(const std::vector<std::string_view>& keys) {
   // map no longer has; shorter-then-lexicographic matches the usual
   // ":k4, :k18" order of generated keys.
   std::vector<std::string_view> order = keys;
-  std::sort(order.begin(), order.end(), [](std::string_view a, std::string_view b) {
-    return a.size() != b.size() ? a.size() < b.size() : a < b;
-  });
+  std::sort(order.begin(), order.end(),
+            [](std::string_view a, std::string_view b) { return a.size() != b.size() ? a.size() < b.size() : a < b; });
   java_hash_set_iteration_order(order);
   std::string out = "{";
   for (std::size_t i = 0; i < order.size(); ++i) {

@@ -87,8 +87,14 @@ class Resolver {
       if (id == kNone) return;
       const Node& n = t_.nodes[id];
       switch (n.kind) {
-        case Kind::Compare: case Kind::Between: case Kind::In: case Kind::And: case Kind::Or: case Kind::Not:
-        case Kind::Call: case Kind::Arith:
+        case Kind::Compare:
+        case Kind::Between:
+        case Kind::In:
+        case Kind::And:
+        case Kind::Or:
+        case Kind::Not:
+        case Kind::Call:
+        case Kind::Arith:
           if (++count > kMaxOperators) fail("The expression contains too many operators; operator count: 301");
           break;
         default: break;
@@ -164,9 +170,12 @@ class Resolver {
     switch (n.kind) {
       case Kind::Path: check_path_structure(id); return;
       case Kind::ValueRef: return;
-      case Kind::Paren: case Kind::ArithParen: check_node(n.a, use); return;
-      case Kind::Group: case Kind::Not: check_node(n.a, Use::Condition); return;
-      case Kind::And: case Kind::Or:
+      case Kind::Paren:
+      case Kind::ArithParen: check_node(n.a, use); return;
+      case Kind::Group:
+      case Kind::Not: check_node(n.a, Use::Condition); return;
+      case Kind::And:
+      case Kind::Or:
         check_node(n.a, Use::Condition);
         check_node(n.b, Use::Condition);
         return;
@@ -218,7 +227,8 @@ class Resolver {
         }
       }
     } else {
-      if (is_update_function(f->kind)) fail("The function is not allowed in a condition expression; function: " + fname);
+      if (is_update_function(f->kind))
+        fail("The function is not allowed in a condition expression; function: " + fname);
       bool is_operand_function = f->kind == FunctionKind::Size;
       if ((use == Use::Condition) == is_operand_function) {
         fail("The function is not allowed to be used this way in an expression; function: " + fname);
@@ -280,7 +290,8 @@ class Resolver {
   const AttributeValue& resolve_value(std::uint32_t token) {
     std::string_view text = t_.token_text(token);
     const AttributeValue* v = p_.find_value(text);
-    if (!v) fail("An expression attribute value used in expression is not defined; attribute value: " + std::string(text));
+    if (!v)
+      fail("An expression attribute value used in expression is not defined; attribute value: " + std::string(text));
     return *v;
   }
 
@@ -348,8 +359,9 @@ class Resolver {
                  ", valid types: {N,BS,L,B,NULL,M,S,SS,NS,BOOL}");
           }
         } else if (t.path()) {
-          fail("Incorrect operand type for operator or function; operator or function: attribute_type, operand type: "
-               "{BOOL,DOUBLE,INT,N,DOUBLESET,DICT,HDS,NS,BS,L,SS,DECIMALSET,FS,FLOAT,DECIMAL,S,HD,B,INTSET,NULL,M}");
+          fail(
+              "Incorrect operand type for operator or function; operator or function: attribute_type, operand type: "
+              "{BOOL,DOUBLE,INT,N,DOUBLESET,DICT,HDS,NS,BS,L,SS,DECIMALSET,FS,FLOAT,DECIMAL,S,HD,B,INTSET,NULL,M}");
         } else {
           check_operand_type(t, name, {AttributeType::S});
         }
@@ -365,8 +377,8 @@ class Resolver {
       case FunctionKind::Contains: check_distinct({&args[0], &args[1]}, name); break;
       case FunctionKind::Size:
         check_operand_type(args[0], name,
-                           {AttributeType::S, AttributeType::B, AttributeType::SS, AttributeType::NS,
-                            AttributeType::BS, AttributeType::L, AttributeType::M});
+                           {AttributeType::S, AttributeType::B, AttributeType::SS, AttributeType::NS, AttributeType::BS,
+                            AttributeType::L, AttributeType::M});
         break;
       case FunctionKind::IfNotExists: require_path(args[0], name); break;
       case FunctionKind::ListAppend:

@@ -11,8 +11,8 @@ namespace {
 constexpr int kMaxRecursion = 1200;
 
 bool is_comparator(TokenKind k) {
-  return k == TokenKind::Eq || k == TokenKind::Ne || k == TokenKind::Lt || k == TokenKind::Le ||
-         k == TokenKind::Gt || k == TokenKind::Ge;
+  return k == TokenKind::Eq || k == TokenKind::Ne || k == TokenKind::Lt || k == TokenKind::Le || k == TokenKind::Gt ||
+         k == TokenKind::Ge;
 }
 
 // A backtracking recursive-descent parser with memoised operands and
@@ -533,7 +533,8 @@ std::optional<Tree> parse(std::string_view text, Grammar grammar, SyntaxError& e
   if (ok) return tree;
   furthest = std::min(furthest, tree.tokens.size() - 1);
   const Token& tok = tree.tokens[furthest];
-  std::string token_text = tok.kind == TokenKind::Eof ? "<EOF>" : std::string(tree.token_text(static_cast<std::uint32_t>(furthest)));
+  std::string token_text =
+      tok.kind == TokenKind::Eof ? "<EOF>" : std::string(tree.token_text(static_cast<std::uint32_t>(furthest)));
   error.message = "Syntax error; token: \"" + token_text + "\", near: \"" + near_text(tree, furthest) + "\"";
   return std::nullopt;
 }

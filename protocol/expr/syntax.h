@@ -18,15 +18,16 @@ namespace dynamod::expr::syntax {
 inline constexpr std::uint32_t kNone = UINT32_MAX;
 
 enum class Kind : std::uint8_t {
-  Path,        // elements = token indices (Id / NameRef / Index)
-  ValueRef,    // token = the :value token
-  Call,        // token = function name; elements = argument nodes
-  Paren,       // '(' a ')' around an operand
-  Compare,     // a op b
-  Between,     // a BETWEEN b AND c
-  In,          // a IN (elements)
-  FuncCond,    // a = Call node used as a condition
-  And, Or,     // a, b
+  Path,      // elements = token indices (Id / NameRef / Index)
+  ValueRef,  // token = the :value token
+  Call,      // token = function name; elements = argument nodes
+  Paren,     // '(' a ')' around an operand
+  Compare,   // a op b
+  Between,   // a BETWEEN b AND c
+  In,        // a IN (elements)
+  FuncCond,  // a = Call node used as a condition
+  And,
+  Or,          // a, b
   Not,         // a
   Group,       // '(' a ')' around a condition
   Arith,       // a (+|-) b in SET
@@ -39,14 +40,14 @@ struct Node {
   std::uint32_t token = 0;
   std::uint32_t a = kNone, b = kNone, c = kNone;
   std::uint32_t list_begin = 0, list_size = 0;  // into Tree::lists
-  bool redundant = false;  // this subtree has '(' directly around '('
+  bool redundant = false;                       // this subtree has '(' directly around '('
 };
 
 struct UpdateAction {
   TokenKind section;  // Set, Remove, Add, Delete
   std::uint32_t path;
   std::uint32_t value = kNone;  // SET value node, or the ValueRef node of ADD/DELETE
-  bool starts_section = false;   // the first action after a SET/REMOVE/ADD/DELETE keyword
+  bool starts_section = false;  // the first action after a SET/REMOVE/ADD/DELETE keyword
 };
 
 struct Tree {
@@ -54,9 +55,9 @@ struct Tree {
   std::vector<Token> tokens;
   std::vector<Node> nodes;
   std::vector<std::uint32_t> lists;
-  std::uint32_t root = kNone;            // condition
-  std::vector<std::uint32_t> paths;      // projection
-  std::vector<UpdateAction> actions;     // update, in order of appearance
+  std::uint32_t root = kNone;         // condition
+  std::vector<std::uint32_t> paths;   // projection
+  std::vector<UpdateAction> actions;  // update, in order of appearance
 
   std::string_view token_text(std::uint32_t t) const {
     return text.substr(tokens[t].begin, tokens[t].end - tokens[t].begin);

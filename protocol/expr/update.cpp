@@ -291,9 +291,8 @@ void check_add_type(const UpdateActions& u, const AddAction& a, const Item& old)
   const AttributeValue* current = find_path(old, a.path);
   if (!current) return;
   const AttributeType t = current->type();
-  const bool ok = t == a.value.type() &&
-                  (t == AttributeType::N || t == AttributeType::SS || t == AttributeType::NS ||
-                   t == AttributeType::BS || (t == AttributeType::L && a.allow_list_append));
+  const bool ok = t == a.value.type() && (t == AttributeType::N || t == AttributeType::SS || t == AttributeType::NS ||
+                                          t == AttributeType::BS || (t == AttributeType::L && a.allow_list_append));
   if (!ok) mismatch(u);
 }
 

@@ -179,9 +179,7 @@ class Builder {
         if (is_operand_function(n)) not_a_condition("");  // (arguments are taken by argument())
         return push({expr::FunctionCondition{call(n, true)}});
       case NodeKind::Missing: misplaced_missing();
-      default:
-        refuse_operator(n);
-        not_a_condition(parent);
+      default: refuse_operator(n); not_a_condition(parent);
     }
   }
 
@@ -262,8 +260,8 @@ class Builder {
     // value. (DynamoDB Local compares a condition with other values too; an
     // operand here is a path, a value or size().)
     const bool equality = n.op == expr::CompareOp::Eq || n.op == expr::CompareOp::Ne;
-    if (equality && ((is_condition(l) && r.kind == NodeKind::Boolean) ||
-                     (is_condition(r) && l.kind == NodeKind::Boolean))) {
+    if (equality &&
+        ((is_condition(l) && r.kind == NodeKind::Boolean) || (is_condition(r) && l.kind == NodeKind::Boolean))) {
       const bool left = is_condition(l);
       const bool expected = (left ? r : l).flag == (n.op == expr::CompareOp::Eq);
       // (A condition: its parent never words an error.)

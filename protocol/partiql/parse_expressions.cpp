@@ -62,9 +62,9 @@ void Parser::refuse_index(bool target) {
     refuse("List index is not within the allowable range; index: [-" + number.value + "]" + number.pos.suffix());
     return;
   }
-  const bool literal = (t.kind == TokenKind::Number || keyword("TRUE") || keyword("FALSE") || keyword("NULL") ||
-                        keyword("MISSING")) &&
-                       peek(1).kind == TokenKind::RightBracket;
+  const bool literal =
+      (t.kind == TokenKind::Number || keyword("TRUE") || keyword("FALSE") || keyword("NULL") || keyword("MISSING")) &&
+      peek(1).kind == TokenKind::RightBracket;
   if ((target && !literal) || is_name(t)) throw not_well_formed("Invalid path component");
   const NodeId index = additive();
   refuse("Unexpected path component" + operator_position(out_.nodes[index]).suffix());
@@ -198,15 +198,33 @@ std::string Parser::type_name() {
     int max_parameters;
   };
   static constexpr TypeWord kTypes[] = {
-      {"MISSING", "MISSING", 0},     {"NULL", "NULL", 0},         {"BOOL", "BOOLEAN", 0},
-      {"BOOLEAN", "BOOLEAN", 0},     {"SMALLINT", "SMALLINT", 0}, {"INT", "INTEGER", 0},
-      {"INTEGER", "INTEGER", 0},     {"FLOAT", "FLOAT", 1},       {"REAL", "REAL", 1},
-      {"DECIMAL", "DECIMAL", 2},     {"DEC", "DECIMAL", 2},       {"NUMERIC", "NUMERIC", 2},
-      {"TIMESTAMP", "TIMESTAMP", 0}, {"CHAR", "CHARACTER", 1},    {"CHARACTER", "CHARACTER", 1},
-      {"VARCHAR", "CHARACTER_VARYING", 1}, {"STRING", "STRING", 0}, {"SYMBOL", "SYMBOL", 0},
-      {"CLOB", "CLOB", 0},           {"BLOB", "BLOB", 0},         {"STRUCT", "STRUCT", 0},
-      {"TUPLE", "TUPLE", 0},         {"LIST", "LIST", 0},         {"SEXP", "SEXP", 0},
-      {"DATE", "DATE", 0},           {"TIME", "TIME", 1},         {"BAG", "BAG", 0},
+      {"MISSING", "MISSING", 0},
+      {"NULL", "NULL", 0},
+      {"BOOL", "BOOLEAN", 0},
+      {"BOOLEAN", "BOOLEAN", 0},
+      {"SMALLINT", "SMALLINT", 0},
+      {"INT", "INTEGER", 0},
+      {"INTEGER", "INTEGER", 0},
+      {"FLOAT", "FLOAT", 1},
+      {"REAL", "REAL", 1},
+      {"DECIMAL", "DECIMAL", 2},
+      {"DEC", "DECIMAL", 2},
+      {"NUMERIC", "NUMERIC", 2},
+      {"TIMESTAMP", "TIMESTAMP", 0},
+      {"CHAR", "CHARACTER", 1},
+      {"CHARACTER", "CHARACTER", 1},
+      {"VARCHAR", "CHARACTER_VARYING", 1},
+      {"STRING", "STRING", 0},
+      {"SYMBOL", "SYMBOL", 0},
+      {"CLOB", "CLOB", 0},
+      {"BLOB", "BLOB", 0},
+      {"STRUCT", "STRUCT", 0},
+      {"TUPLE", "TUPLE", 0},
+      {"LIST", "LIST", 0},
+      {"SEXP", "SEXP", 0},
+      {"DATE", "DATE", 0},
+      {"TIME", "TIME", 1},
+      {"BAG", "BAG", 0},
   };
   if (peek().kind != TokenKind::Identifier) throw not_well_formed("Expected type");
   const std::string word = upper(take().value);
@@ -253,8 +271,8 @@ NodeId Parser::additive(int min_level) {
   for (int level = binary_level(peek().kind); level >= min_level; level = binary_level(peek().kind)) {
     const Token& op = take();
     const NodeId right = additive(level + 1);
-    left = add_node(NodeKind::Arithmetic, op.pos, {left, right},
-                    std::string(text_.substr(op.begin, op.end - op.begin)));
+    left =
+        add_node(NodeKind::Arithmetic, op.pos, {left, right}, std::string(text_.substr(op.begin, op.end - op.begin)));
     out_.nodes[left].flag = op.kind == TokenKind::Minus;
   }
   return left;

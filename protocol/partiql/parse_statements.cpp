@@ -144,8 +144,8 @@ bool Parser::continues_expression(std::size_t ahead) const {
     default:
       return keyword("AND", ahead) || keyword("OR", ahead) || keyword("IN", ahead) || keyword("BETWEEN", ahead) ||
              keyword("LIKE", ahead) || keyword("IS", ahead) ||
-             (keyword("NOT", ahead) && (keyword("IN", ahead + 1) || keyword("BETWEEN", ahead + 1) ||
-                                        keyword("LIKE", ahead + 1)));
+             (keyword("NOT", ahead) &&
+              (keyword("IN", ahead + 1) || keyword("BETWEEN", ahead + 1) || keyword("LIKE", ahead + 1)));
   }
 }
 

@@ -29,7 +29,7 @@ void check_select_list(const Select& select) {
 // element numbers from that value down (a bag's members sit where the bag does).
 struct Place {
   std::optional<NodeId> parent;
-  std::string key;         // a struct member's name
+  std::string key;        // a struct member's name
   std::size_t index = 0;  // a list element's number
 };
 

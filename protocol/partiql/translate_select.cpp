@@ -84,17 +84,18 @@ std::vector<NodeId> key_condition(const Statement& s, const std::vector<NodeId>&
   expr::KeyCondition kc;
   kc.partition_name = key.partition.name;
   const bool query = take([&](NodeId t) {
-    auto v = key_equality(s, t, key.partition.name, parameters);
-    if (!v || v->type() != to_attribute_type(key.partition.type)) return false;
-    kc.partition = std::move(*v);
-    return true;
-  }) || take([&](NodeId t) {
-    auto values = key_in_list(s, t, key.partition, parameters);
-    if (!values) return false;
-    kc.partition = values->front();
-    if (values->size() > 1) spec.partitions = std::move(*values);
-    return true;
-  });
+                       auto v = key_equality(s, t, key.partition.name, parameters);
+                       if (!v || v->type() != to_attribute_type(key.partition.type)) return false;
+                       kc.partition = std::move(*v);
+                       return true;
+                     }) ||
+                     take([&](NodeId t) {
+                       auto values = key_in_list(s, t, key.partition, parameters);
+                       if (!values) return false;
+                       kc.partition = values->front();
+                       if (values->size() > 1) spec.partitions = std::move(*values);
+                       return true;
+                     });
   if (!query) return terms;
   if (key.sort) {
     take([&](NodeId t) {
@@ -178,9 +179,9 @@ void check_start_key(const Item& start, const TableSchema& table, const ReadSpec
   }
   if (spec.key_condition) {
     const AttributeValue& partition = *start.find(spec.key.partition.name);
-    const bool read = spec.partitions.empty()
-                          ? partition == spec.key_condition->partition
-                          : std::find(spec.partitions.begin(), spec.partitions.end(), partition) != spec.partitions.end();
+    const bool read = spec.partitions.empty() ? partition == spec.key_condition->partition
+                                              : std::find(spec.partitions.begin(), spec.partitions.end(), partition) !=
+                                                    spec.partitions.end();
     if (!read) fail("Invalid NextToken");
   }
 }

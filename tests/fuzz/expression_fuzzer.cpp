@@ -14,13 +14,13 @@
 #include <string_view>
 
 #include "protocol/api_error.h"
-#include "tests/fuzz/expand.h"
-#include "tests/fuzz/guarded.h"
 #include "protocol/expr/evaluate.h"
 #include "protocol/expr/expression.h"
 #include "protocol/expr/key_condition.h"
 #include "protocol/expr/projection.h"
 #include "protocol/expr/update.h"
+#include "tests/fuzz/expand.h"
+#include "tests/fuzz/guarded.h"
 
 namespace {
 
@@ -76,7 +76,6 @@ const Fixture& fixture() {
   static const Fixture f;
   return f;
 }
-
 
 }  // namespace
 

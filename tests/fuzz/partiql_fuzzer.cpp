@@ -11,11 +11,11 @@
 #include <string_view>
 
 #include "protocol/api_error.h"
-#include "tests/fuzz/expand.h"
-#include "tests/fuzz/guarded.h"
 #include "protocol/partiql/parser.h"
 #include "protocol/partiql/statement_checks.h"
 #include "protocol/partiql/translate.h"
+#include "tests/fuzz/expand.h"
+#include "tests/fuzz/guarded.h"
 
 namespace {
 
@@ -41,8 +41,13 @@ struct Fixture {
     l.key.partition = KeyElement{"pk", ScalarType::S};
     l.key.sort = KeyElement{"l", ScalarType::B};
     table.local_indexes.push_back(l);
-    pool = {AttributeValue::string("a"), num("1"), AttributeValue::string(""), AttributeValue::binary("\x01"),
-            AttributeValue::string_set(StringSet{{"a", "b"}}), AttributeValue::null(), AttributeValue::boolean(true),
+    pool = {AttributeValue::string("a"),
+            num("1"),
+            AttributeValue::string(""),
+            AttributeValue::binary("\x01"),
+            AttributeValue::string_set(StringSet{{"a", "b"}}),
+            AttributeValue::null(),
+            AttributeValue::boolean(true),
             AttributeValue::list(List{{num("2")}})};
   }
 };
@@ -51,7 +56,6 @@ const Fixture& fixture() {
   static const Fixture f;
   return f;
 }
-
 
 }  // namespace
 

@@ -20,17 +20,17 @@
 #include "protocol/api_error.h"
 #include "protocol/attribute_json.h"
 #include "protocol/attribute_name_limit.h"
-#include "protocol/expr/update.h"
-#include "protocol/json_writer.h"
 #include "protocol/backup_requests.h"
-#include "protocol/contributor_insights.h"
-#include "protocol/resource_policy.h"
 #include "protocol/batch_requests.h"
+#include "protocol/contributor_insights.h"
+#include "protocol/expr/update.h"
 #include "protocol/item_expressions.h"
 #include "protocol/item_requests.h"
 #include "protocol/json_reader.h"
+#include "protocol/json_writer.h"
 #include "protocol/partiql/requests.h"
 #include "protocol/read_requests.h"
+#include "protocol/resource_policy.h"
 #include "protocol/settings_requests.h"
 #include "protocol/stream_requests.h"
 #include "protocol/table_requests.h"
@@ -122,7 +122,9 @@ constexpr std::array<Decoder, 37> kDecoders{{
     [](json::object b) { decode_list_backups(b); },
     // A restore's overrides meet CreateTable's checks against a backup of a table with an index.
     [](json::object b) { restored_schema(backed_up_table(), "target", decode_restore_table_from_backup(b).overrides); },
-    [](json::object b) { restored_schema(backed_up_table(), "target", decode_restore_table_to_point_in_time(b).overrides); },
+    [](json::object b) {
+      restored_schema(backed_up_table(), "target", decode_restore_table_to_point_in_time(b).overrides);
+    },
     [](json::object b) { decode_update_contributor_insights(b); },
     [](json::object b) { decode_describe_contributor_insights(b); },
     [](json::object b) { decode_list_contributor_insights(b); },

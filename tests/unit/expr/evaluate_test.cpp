@@ -10,23 +10,23 @@ TEST_CASE("expr: comparisons follow DynamoDB's typing rules") {
   CHECK(eval("n = :v") == false);
   Fixture f;
   f.values[":five"] = value(R"({"N":"5.0"})");
-  CHECK(evaluate(f.cond("n = :five"), &sample()));          // numbers compare by value
+  CHECK(evaluate(f.cond("n = :five"), &sample()));  // numbers compare by value
   CHECK(eval("n <> :v"));
-  CHECK(eval("nope <> :v"));                                 // missing is "not equal"
+  CHECK(eval("nope <> :v"));  // missing is "not equal"
   CHECK_FALSE(eval("nope = :v"));
   CHECK_FALSE(eval("nope < :v"));
   CHECK(eval("NOT nope < :v"));
-  CHECK_FALSE(eval("s > :v"));                               // S vs N: false, not an error
-  CHECK(eval("s > :st"));                                    // byte order
+  CHECK_FALSE(eval("s > :v"));  // S vs N: false, not an error
+  CHECK(eval("s > :st"));       // byte order
   CHECK(eval("s <= :s"));
   CHECK_FALSE(eval("s < :s"));
-  CHECK(eval("b > :b"));                                     // binary, unsigned bytes
+  CHECK(eval("b > :b"));  // binary, unsigned bytes
   CHECK_FALSE(eval("n = s"));
   CHECK(eval("n <> s"));
   CHECK(eval("l[0] < l[1]"));
   CHECK(eval("bo = :bo"));
   CHECK(eval("nu = :nu"));
-  CHECK(eval("ss <> :ss"));                                  // sets compare as sets
+  CHECK(eval("ss <> :ss"));  // sets compare as sets
   Fixture g;
   g.values[":same"] = value(R"({"SS":["b","a"]})");
   CHECK(evaluate(g.cond("ss = :same"), &sample()));
@@ -65,10 +65,10 @@ TEST_CASE("expr: functions") {
   CHECK(evaluate(f.cond("contains(ss, :a)"), &i));
   CHECK(evaluate(f.cond("contains(ns, :one)"), &i));
   CHECK(evaluate(f.cond("contains(l, :one)"), &i));
-  CHECK(evaluate(f.cond("contains(l, :lz)"), &i));           // list elements compare whole
+  CHECK(evaluate(f.cond("contains(l, :lz)"), &i));  // list elements compare whole
   CHECK(evaluate(f.cond("contains(l, :a)"), &i));
   CHECK(evaluate(f.cond("contains(bs, :b)"), &i));
-  CHECK(evaluate(f.cond("contains(b, :b)"), &i));            // binary substring
+  CHECK(evaluate(f.cond("contains(b, :b)"), &i));  // binary substring
   CHECK(evaluate(f.cond("contains(s, :empty)"), &i));
   CHECK_FALSE(evaluate(f.cond("contains(m, :a)"), &i));
   CHECK_FALSE(evaluate(f.cond("contains(n, :one)"), &i));
@@ -89,7 +89,7 @@ TEST_CASE("expr: size counts characters, bytes, members and elements") {
   for (int k = 0; k <= 5; ++k) f.values[":n" + std::to_string(k)] = value(R"({"N":")" + std::to_string(k) + "\"}");
   const Item& i = sample();
   CHECK(evaluate(f.cond("size(s) = :n3"), &i));
-  CHECK(evaluate(f.cond("size(e) = :n2"), &i));   // two characters, five UTF-8 bytes
+  CHECK(evaluate(f.cond("size(e) = :n2"), &i));  // two characters, five UTF-8 bytes
   CHECK(evaluate(f.cond("size(ss) = :n2"), &i));
   CHECK(evaluate(f.cond("size(l) = :n4"), &i));
   CHECK(evaluate(f.cond("size(m) = :n3"), &i));

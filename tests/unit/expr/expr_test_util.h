@@ -53,14 +53,14 @@ inline std::string error_of(const std::function<void()>& f) {
 // Placeholders used throughout: #n -> n, #m -> m, #p -> pk, and values.
 struct Fixture {
   NameMap names{{"#n", "n"}, {"#m", "m"}, {"#p", "pk"}, {"#name", "name"}, {"#dot", "a.b"}};
-  ValueMap values{{":v", value(R"({"N":"1"})")},       {":w", value(R"({"N":"2"})")},
-                  {":s", value(R"({"S":"str"})")},     {":st", value(R"({"S":"st"})")},
+  ValueMap values{{":v", value(R"({"N":"1"})")},         {":w", value(R"({"N":"2"})")},
+                  {":s", value(R"({"S":"str"})")},       {":st", value(R"({"S":"st"})")},
                   {":l", value(R"({"L":[{"N":"9"}]})")}, {":m", value(R"({"M":{"k":{"N":"1"}}})")},
-                  {":ss", value(R"({"SS":["a"]})")},   {":ss2", value(R"({"SS":["b","c"]})")},
-                  {":ns", value(R"({"NS":["1"]})")},   {":bo", value(R"({"BOOL":true})")},
-                  {":nu", value(R"({"NULL":true})")},  {":b", value(R"({"B":"AQ=="})")},
-                  {":bs", value(R"({"BS":["AQ=="]})")}, {":tS", value(R"({"S":"S"})")},
-                  {":p1", value(R"({"N":"0.1"})")},    {":p2", value(R"({"N":"0.2"})")}};
+                  {":ss", value(R"({"SS":["a"]})")},     {":ss2", value(R"({"SS":["b","c"]})")},
+                  {":ns", value(R"({"NS":["1"]})")},     {":bo", value(R"({"BOOL":true})")},
+                  {":nu", value(R"({"NULL":true})")},    {":b", value(R"({"B":"AQ=="})")},
+                  {":bs", value(R"({"BS":["AQ=="]})")},  {":tS", value(R"({"S":"S"})")},
+                  {":p1", value(R"({"N":"0.1"})")},      {":p2", value(R"({"N":"0.2"})")}};
   Placeholders p{&names, &values};
 
   Condition cond(std::string_view text, ConditionKind kind = ConditionKind::Condition) {

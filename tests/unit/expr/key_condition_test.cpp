@@ -49,7 +49,8 @@ TEST_CASE("expr: key condition errors") {
   CHECK(k.error("pk = :p OR sk = :n") == "Invalid operator used in KeyConditionExpression: OR");
   CHECK(k.error("NOT pk = :p") == "Invalid operator used in KeyConditionExpression: NOT");
   CHECK(k.error("pk IN (:p)") == "Invalid operator used in KeyConditionExpression: IN");
-  CHECK(k.error("pk = :p AND attribute_exists(sk)") == "Invalid operator used in KeyConditionExpression: attribute_exists");
+  CHECK(k.error("pk = :p AND attribute_exists(sk)") ==
+        "Invalid operator used in KeyConditionExpression: attribute_exists");
   CHECK(k.error("pk = :p AND size(sk) = :n") == "KeyConditionExpressions cannot contain nested operations");
   CHECK(k.error("pk < :p") == "Query key condition not supported");
   CHECK(k.error("begins_with(pk, :p)") == "Query key condition not supported");
@@ -57,14 +58,18 @@ TEST_CASE("expr: key condition errors") {
   CHECK(k.error("pk = :p AND x = :n") == "Query condition missed key schema element: sk");
   CHECK(k.error("pk = :p AND pk = :p") == "KeyConditionExpressions must only contain one condition per key");
   CHECK(k.error("pk = :p AND sk = :n AND x = :n") == "Conditions can be of length 1 or 2 only");
-  CHECK(k.error("pk = :n") == "One or more parameter values were invalid: Condition parameter type does not match schema type");
+  CHECK(k.error("pk = :n") ==
+        "One or more parameter values were invalid: Condition parameter type does not match schema type");
   CHECK(k.error("pk = :p AND begins_with(sk, :p)") ==
         "One or more parameter values were invalid: Condition parameter type does not match schema type");
-  CHECK(k.error("pk = :p AND sk = pk") == "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
-  CHECK(k.error("pk.a = :p") == "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: pk");
+  CHECK(k.error("pk = :p AND sk = pk") ==
+        "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
+  CHECK(k.error("pk.a = :p") ==
+        "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: pk");
   CHECK(k.error("pk = :p AND x.y = :n") == "KeyConditionExpressions cannot have conditions on nested attributes");
-  CHECK(k.error(":n BETWEEN sk AND sk") ==
-        "Invalid condition in KeyConditionExpression: BETWEEN operator must have the key attribute as its first operand");
+  CHECK(
+      k.error(":n BETWEEN sk AND sk") ==
+      "Invalid condition in KeyConditionExpression: BETWEEN operator must have the key attribute as its first operand");
   CHECK(k.cond_error("pk = :p AND begins_with(sk, :n)", ConditionKind::KeyCondition) ==
         "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: "
         "begins_with, operand type: N");

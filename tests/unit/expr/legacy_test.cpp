@@ -52,7 +52,8 @@ TEST_CASE("expr: legacy Expected") {
 
 TEST_CASE("expr: legacy Expected errors") {
   const std::string p = "One or more parameter values were invalid: ";
-  CHECK(expected_error(R"({"n":{"Exists":true}})") == p + "Value must be provided when Exists is true for Attribute: n");
+  CHECK(expected_error(R"({"n":{"Exists":true}})") ==
+        p + "Value must be provided when Exists is true for Attribute: n");
   CHECK(expected_error(R"({"n":{}})") == p + "Value must be provided when Exists is null for Attribute: n");
   CHECK(expected_error(R"({"n":{"Exists":false,"Value":{"N":"5"}}})") ==
         p + "Value cannot be used when Exists is false for Attribute: n");
@@ -86,34 +87,41 @@ TEST_CASE("expr: legacy QueryFilter and KeyConditions") {
       convert_filter(conditions(R"({"n":{"ComparisonOperator":"GT","AttributeValueList":[{"N":"1"}]}})"), std::nullopt);
   CHECK(evaluate(filter, &sample()));
   const KeyDef key{KeyElement{"pk", ScalarType::S}, KeyElement{"sk", ScalarType::N}};
-  auto [kc, not_indexable] = convert_key_conditions(
-      conditions(R"({"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"a"}]},
+  auto [kc, not_indexable] =
+      convert_key_conditions(conditions(R"({"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"a"}]},
                     "sk":{"ComparisonOperator":"BEGINS_WITH","AttributeValueList":[{"S":"a"}]}})"),
-      KeyDef{KeyElement{"pk", ScalarType::S}, KeyElement{"sk", ScalarType::S}});
+                             KeyDef{KeyElement{"pk", ScalarType::S}, KeyElement{"sk", ScalarType::S}});
   CHECK_FALSE(not_indexable);
   REQUIRE(kc.sort.has_value());
   CHECK(kc.sort->op == SortOp::BeginsWith);
   CHECK(error_of([&] {
-          convert_key_conditions(conditions(R"({"pk":{"ComparisonOperator":"BEGINS_WITH","AttributeValueList":[{"S":"a"}]}})"), key);
+          convert_key_conditions(
+              conditions(R"({"pk":{"ComparisonOperator":"BEGINS_WITH","AttributeValueList":[{"S":"a"}]}})"), key);
         }) == "Query key condition not supported");
   CHECK(error_of([&] {
-          convert_key_conditions(conditions(R"({"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"N":"1"}]}})"), key);
+          convert_key_conditions(conditions(R"({"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"N":"1"}]}})"),
+                                 key);
         }) == "One or more parameter values were invalid: Condition parameter type does not match schema type");
   // An operator that cannot serve a key: its arguments are checked first, the
   // key schema against the other conditions, and the refusal left to the caller...
   CHECK(error_of([&] {
           convert_key_conditions(conditions(R"({"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"a"}]},
-              "sk":{"ComparisonOperator":"NE","AttributeValueList":[{"N":"1"},{"N":"2"}]}})"), key);
+              "sk":{"ComparisonOperator":"NE","AttributeValueList":[{"N":"1"},{"N":"2"}]}})"),
+                                 key);
         }) == "One or more parameter values were invalid: Invalid number of argument(s) for the NE ComparisonOperator");
   CHECK(error_of([&] {
           convert_key_conditions(conditions(R"({"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"N":"1"}]},
-              "sk":{"ComparisonOperator":"NE","AttributeValueList":[{"N":"1"}]}})"), key);
+              "sk":{"ComparisonOperator":"NE","AttributeValueList":[{"N":"1"}]}})"),
+                                 key);
         }) == "One or more parameter values were invalid: Condition parameter type does not match schema type");
   CHECK(convert_key_conditions(conditions(R"({"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"a"}]},
-            "sk":{"ComparisonOperator":"NE","AttributeValueList":[{"N":"1"}]}})"), key).not_indexable);
+            "sk":{"ComparisonOperator":"NE","AttributeValueList":[{"N":"1"}]}})"),
+                               key)
+            .not_indexable);
   // ...unless no partition-key condition is left.
   CHECK(error_of([&] {
-          convert_key_conditions(conditions(R"({"pk":{"ComparisonOperator":"NE","AttributeValueList":[{"S":"a"}]}})"), key);
+          convert_key_conditions(conditions(R"({"pk":{"ComparisonOperator":"NE","AttributeValueList":[{"S":"a"}]}})"),
+                                 key);
         }) == "Attempted conditional constraint is not an indexable operation");
 }
 
@@ -121,7 +129,8 @@ TEST_CASE("expr: legacy AttributeUpdates and AttributesToGet") {
   const Item start = item(R"({"pk":{"S":"g1"},"n":{"N":"5"},"l":{"L":[{"N":"1"}]},"ss":{"SS":["a"]}})");
   auto u = convert_attribute_updates(updates(R"({"l":{"Action":"ADD","Value":{"L":[{"N":"2"}]}},
       "ss":{"Action":"DELETE"},"n":{"Value":{"N":"6"}},"c":{"Action":"ADD","Value":{"N":"1"}}})"));
-  CHECK(to_json(apply_update(u, &start)) == R"({"c":{"N":"1"},"l":{"L":[{"N":"1"},{"N":"2"}]},"n":{"N":"6"},"pk":{"S":"g1"}})");
+  CHECK(to_json(apply_update(u, &start)) ==
+        R"({"c":{"N":"1"},"l":{"L":[{"N":"1"},{"N":"2"}]},"n":{"N":"6"},"pk":{"S":"g1"}})");
   const std::string p = "One or more parameter values were invalid: ";
   CHECK(error_of([] { convert_attribute_updates(updates(R"({"s":{"Action":"ADD","Value":{"S":"x"}}})")); }) ==
         p + "ADD action is not supported for the type S");

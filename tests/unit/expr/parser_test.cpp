@@ -10,12 +10,35 @@ namespace dynamod::expr::test {
 
 TEST_CASE("expr: every condition construct parses") {
   Fixture f;
-  for (const char* text :
-       {"a = :v", "a <> :v", "a < :v", "a <= :v", "a > :v", "a >= :v", "a BETWEEN :v AND :w", "a IN (:v)",
-        "a IN (:v, :w, :s)", "attribute_exists(a)", "attribute_not_exists(a.b[1])", "attribute_type(a, :tS)",
-        "begins_with(a, :s)", "contains(a, :v)", "size(a) > :v", "size(a) = size(b)", "NOT a = :v",
-        "a = :v AND b = :v OR c = :v", "(a = :v)", "(a) = (:v)", "#n = :v", "#m.x[3].y = :v", "a[0][1] = :v",
-        "a = :v and b = :w", "not a = :v", "a between :v and :w", "a in (:v)", "a\t=\n:v", "A1_b = :v"}) {
+  for (const char* text : {"a = :v",
+                           "a <> :v",
+                           "a < :v",
+                           "a <= :v",
+                           "a > :v",
+                           "a >= :v",
+                           "a BETWEEN :v AND :w",
+                           "a IN (:v)",
+                           "a IN (:v, :w, :s)",
+                           "attribute_exists(a)",
+                           "attribute_not_exists(a.b[1])",
+                           "attribute_type(a, :tS)",
+                           "begins_with(a, :s)",
+                           "contains(a, :v)",
+                           "size(a) > :v",
+                           "size(a) = size(b)",
+                           "NOT a = :v",
+                           "a = :v AND b = :v OR c = :v",
+                           "(a = :v)",
+                           "(a) = (:v)",
+                           "#n = :v",
+                           "#m.x[3].y = :v",
+                           "a[0][1] = :v",
+                           "a = :v and b = :w",
+                           "not a = :v",
+                           "a between :v and :w",
+                           "a in (:v)",
+                           "a\t=\n:v",
+                           "A1_b = :v"}) {
     CAPTURE(text);
     CHECK(f.cond_error(text) == "");
   }
@@ -68,7 +91,8 @@ TEST_CASE("expr: syntax errors name the token and its neighbours as written") {
         R"(Invalid UpdateExpression: Syntax error; token: "+", near: ":w + :v")");
   CHECK(f.update_error("SET (a) = :v") == R"(Invalid UpdateExpression: Syntax error; token: "(", near: "SET (a")");
   CHECK(f.projection_error("a,") == R"(Invalid ProjectionExpression: Syntax error; token: "<EOF>", near: ",")");
-  CHECK(f.projection_error("!!! INVALID !!!") == R"(Invalid ProjectionExpression: Syntax error; token: "!", near: "!!")");
+  CHECK(f.projection_error("!!! INVALID !!!") ==
+        R"(Invalid ProjectionExpression: Syntax error; token: "!", near: "!!")");
   CHECK(f.projection_error("add") == R"(Invalid ProjectionExpression: Syntax error; token: "add", near: "add")");
 }
 
@@ -96,19 +120,22 @@ TEST_CASE("expr: keywords are case-insensitive, function names are not") {
   Fixture f;
   CHECK(f.cond_error("a = :v aNd b = :w") == "");
   CHECK(f.update_error("set a = :v remove b") == "");
-  CHECK(f.cond_error("ATTRIBUTE_EXISTS(a)") == "Invalid ConditionExpression: Invalid function name; function: ATTRIBUTE_EXISTS");
+  CHECK(f.cond_error("ATTRIBUTE_EXISTS(a)") ==
+        "Invalid ConditionExpression: Invalid function name; function: ATTRIBUTE_EXISTS");
   CHECK(f.cond_error("foo(a)") == "Invalid ConditionExpression: Invalid function name; function: foo");
 }
 
 TEST_CASE("expr: functions in the wrong place or with the wrong operands") {
   Fixture f;
   const std::string c = "Invalid ConditionExpression: ";
-  CHECK(f.cond_error("size(a)") == c + "The function is not allowed to be used this way in an expression; function: size");
+  CHECK(f.cond_error("size(a)") ==
+        c + "The function is not allowed to be used this way in an expression; function: size");
   CHECK(f.cond_error("a = attribute_exists(b)") ==
         c + "The function is not allowed to be used this way in an expression; function: attribute_exists");
-  CHECK(f.cond_error("list_append(a, b) = :v") == c + "The function is not allowed in a condition expression; function: list_append");
-  CHECK(f.cond_error("begins_with(a)") ==
-        c + "Incorrect number of operands for operator or function; operator or function: begins_with, number of operands: 1");
+  CHECK(f.cond_error("list_append(a, b) = :v") ==
+        c + "The function is not allowed in a condition expression; function: list_append");
+  CHECK(f.cond_error("begins_with(a)") == c + "Incorrect number of operands for operator or function; operator or "
+                                              "function: begins_with, number of operands: 1");
   CHECK(f.cond_error("a = size(a, b)") ==
         c + "Incorrect number of operands for operator or function; operator or function: size, number of operands: 2");
   CHECK(f.cond_error("attribute_exists(:v)") ==
@@ -128,8 +155,9 @@ TEST_CASE("expr: functions in the wrong place or with the wrong operands") {
   CHECK(f.update_error("SET a = list_append(:l, :l) + :v") ==
         u + "The function is not allowed to be used this way in an expression; function: list_append");
   // No function takes a list_append, even in parentheses or second; if_not_exists nests.
-  for (const char* text : {"SET a = list_append(list_append(:l, :l), :l)", "SET a = list_append(:l, list_append(a, :l))",
-                           "SET a = list_append((list_append(:l, :l)), :l)", "SET a = if_not_exists(a, list_append(:l, :l))"}) {
+  for (const char* text :
+       {"SET a = list_append(list_append(:l, :l), :l)", "SET a = list_append(:l, list_append(a, :l))",
+        "SET a = list_append((list_append(:l, :l)), :l)", "SET a = if_not_exists(a, list_append(:l, :l))"}) {
     CHECK(f.update_error(text) ==
           u + "The function is not allowed to be used this way in an expression; function: list_append");
   }
@@ -141,17 +169,18 @@ TEST_CASE("expr: functions in the wrong place or with the wrong operands") {
         u + "Incorrect operand type for operator or function; operator or function: list_append, operand type: N");
   CHECK(f.update_error("SET a = :v + :s") ==
         u + "Incorrect operand type for operator or function; operator or function: +, operand type: S");
-  CHECK(f.update_error("ADD a :s") ==
-        u + "Incorrect operand type for operator or function; operator: ADD, operand type: STRING, typeSet: ALLOWED_FOR_ADD_OPERAND");
-  CHECK(f.update_error("DELETE a :v") ==
-        u + "Incorrect operand type for operator or function; operator: DELETE, operand type: NUMBER, typeSet: ALLOWED_FOR_DELETE_OPERAND");
-  CHECK(f.update_error("ADD a :m") ==
-        u + "Incorrect operand type for operator or function; operator: ADD, operand type: MAP, typeSet: ALLOWED_FOR_ADD_OPERAND");
+  CHECK(f.update_error("ADD a :s") == u + "Incorrect operand type for operator or function; operator: ADD, operand "
+                                          "type: STRING, typeSet: ALLOWED_FOR_ADD_OPERAND");
+  CHECK(f.update_error("DELETE a :v") == u + "Incorrect operand type for operator or function; operator: DELETE, "
+                                             "operand type: NUMBER, typeSet: ALLOWED_FOR_DELETE_OPERAND");
+  CHECK(f.update_error("ADD a :m") == u + "Incorrect operand type for operator or function; operator: ADD, operand "
+                                          "type: MAP, typeSet: ALLOWED_FOR_ADD_OPERAND");
 }
 
 TEST_CASE("expr: ordering comparisons refuse non-scalar constants at parse time") {
   Fixture f;
-  const std::string c = "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or function: ";
+  const std::string c =
+      "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or function: ";
   CHECK(f.cond_error("a < :l") == c + "<, operand type: L");
   CHECK(f.cond_error("a > :m") == c + ">, operand type: M");
   CHECK(f.cond_error("a <= :ss") == c + "<=, operand type: SS");
@@ -205,13 +234,17 @@ TEST_CASE("expr: reserved words, undefined placeholders, and the order they are 
   CHECK(f.cond_error("#name = :v") == "");
   CHECK(f.cond_error("#u = :v") ==
         c + "An expression attribute name used in the document path is not defined; attribute name: #u");
-  CHECK(f.cond_error("a = :u") == c + "An expression attribute value used in expression is not defined; attribute value: :u");
+  CHECK(f.cond_error("a = :u") ==
+        c + "An expression attribute value used in expression is not defined; attribute value: :u");
   // Reserved words are found before undefined names anywhere in the expression;
   CHECK(f.cond_error("#u = :v AND name = :v") == c + "Attribute name is a reserved keyword; reserved keyword: name");
   // placeholders and operand types are checked together, left to right.
-  CHECK(f.cond_error("#u = :u") == c + "An expression attribute name used in the document path is not defined; attribute name: #u");
-  CHECK(f.cond_error(":u = #u") == c + "An expression attribute value used in expression is not defined; attribute value: :u");
-  CHECK(f.cond_error("a < :l AND #u = :v") == c + "Incorrect operand type for operator or function; operator or function: <, operand type: L");
+  CHECK(f.cond_error("#u = :u") ==
+        c + "An expression attribute name used in the document path is not defined; attribute name: #u");
+  CHECK(f.cond_error(":u = #u") ==
+        c + "An expression attribute value used in expression is not defined; attribute value: :u");
+  CHECK(f.cond_error("a < :l AND #u = :v") ==
+        c + "Incorrect operand type for operator or function; operator or function: <, operand type: L");
   CHECK(f.cond_error("foo(a) AND name = :v") == c + "Invalid function name; function: foo");
   CHECK(f.cond_error("a[4294967295] = :v AND #u = :v") ==
         c + "List index is not within the allowable range; index: [4294967295]");
@@ -244,35 +277,43 @@ TEST_CASE("expr: limits on depth, operators and IN") {
   std::string in = "a IN (:v";
   for (int i = 1; i < 100; ++i) in += ", :v";
   CHECK(f.cond_error(in + ")") == "");
-  CHECK(f.cond_error(in + ", :v)") == c + "The IN operator is provided with too many operands; number of operands: 101");
+  CHECK(f.cond_error(in + ", :v)") ==
+        c + "The IN operator is provided with too many operands; number of operands: 101");
 
   std::string sets;
   for (int i = 0; i < 301; ++i) sets += (i ? "," : "") + std::string("a") + std::to_string(i) + "=:v+:v";
-  CHECK(f.update_error("SET " + sets) == "Invalid UpdateExpression: The expression contains too many operators; operator count: 301");
+  CHECK(f.update_error("SET " + sets) ==
+        "Invalid UpdateExpression: The expression contains too many operators; operator count: 301");
 }
 
 TEST_CASE("expr: update sections and document path overlaps") {
   Fixture f;
   const std::string u = "Invalid UpdateExpression: ";
-  CHECK(f.update_error("SET a = :v SET b = :v") == u + "The \"SET\" section can only be used once in an update expression;");
-  CHECK(f.update_error("REMOVE a REMOVE b") == u + "The \"REMOVE\" section can only be used once in an update expression;");
-  CHECK(f.update_error("ADD a :v DELETE b :ss ADD c :v") == u + "The \"ADD\" section can only be used once in an update expression;");
+  CHECK(f.update_error("SET a = :v SET b = :v") ==
+        u + "The \"SET\" section can only be used once in an update expression;");
+  CHECK(f.update_error("REMOVE a REMOVE b") ==
+        u + "The \"REMOVE\" section can only be used once in an update expression;");
+  CHECK(f.update_error("ADD a :v DELETE b :ss ADD c :v") ==
+        u + "The \"ADD\" section can only be used once in an update expression;");
   CHECK(f.update_error("DELETE a :ss REMOVE b DELETE c :ss") ==
         u + "The \"DELETE\" section can only be used once in an update expression;");
   CHECK(f.update_error("REMOVE b SET a = :v ADD c :v DELETE d :ss") == "");
-  CHECK(f.update_error("SET a = :v, a.b = :w") == u +
-        "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a], path two: [a, b]");
-  CHECK(f.update_error("SET a = :v REMOVE a") == u +
-        "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a], path two: [a]");
-  CHECK(f.update_error("SET a[1] = :v, a.b = :w") == u +
-        "Two document paths conflict with each other; must remove or rewrite one of these paths; path one: [a, [1]], path two: [a, b]");
-  CHECK(f.update_error("SET #n = :v ADD n :w") == u +
-        "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [n], path two: [n]");
+  CHECK(f.update_error("SET a = :v, a.b = :w") == u + "Two document paths overlap with each other; must remove or "
+                                                      "rewrite one of these paths; path one: [a], path two: [a, b]");
+  CHECK(f.update_error("SET a = :v REMOVE a") == u + "Two document paths overlap with each other; must remove or "
+                                                     "rewrite one of these paths; path one: [a], path two: [a]");
+  CHECK(f.update_error("SET a[1] = :v, a.b = :w") ==
+        u + "Two document paths conflict with each other; must remove or rewrite one of these paths; path one: [a, "
+            "[1]], path two: [a, b]");
+  CHECK(f.update_error("SET #n = :v ADD n :w") == u + "Two document paths overlap with each other; must remove or "
+                                                      "rewrite one of these paths; path one: [n], path two: [n]");
   // Of several pairs, the one whose later path comes last, then whose earlier one does.
-  CHECK(f.update_error("ADD l :v SET l.x = :w DELETE l[0] :ss") == u +
-        "Two document paths conflict with each other; must remove or rewrite one of these paths; path one: [l, x], path two: [l, [0]]");
-  CHECK(f.update_error("SET l.x = :w, l[0] = :w, l = :w") == u +
-        "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [l, [0]], path two: [l]");
+  CHECK(f.update_error("ADD l :v SET l.x = :w DELETE l[0] :ss") ==
+        u + "Two document paths conflict with each other; must remove or rewrite one of these paths; path one: [l, x], "
+            "path two: [l, [0]]");
+  CHECK(f.update_error("SET l.x = :w, l[0] = :w, l = :w") ==
+        u + "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [l, "
+            "[0]], path two: [l]");
   CHECK(f.update_error("SET a[1] = :v REMOVE a[2]") == "");
   CHECK(f.update_error("SET a.b = :v REMOVE a.c") == "");
 }
@@ -283,15 +324,20 @@ TEST_CASE("expr: projection parsing") {
   REQUIRE(paths.size() == 3);
   CHECK(paths[1].to_string() == "m.x[2]");
   CHECK(paths[1].bracket_list() == "[m, x, [2]]");
-  CHECK(f.projection_error("a, a") == "Invalid ProjectionExpression: Two document paths overlap with each other; must "
-                                      "remove or rewrite one of these paths; path one: [a], path two: [a]");
-  CHECK(f.projection_error("l[1], l.x") == "Invalid ProjectionExpression: Two document paths conflict with each other; "
-                                           "must remove or rewrite one of these paths; path one: [l, [1]], path two: [l, x]");
-  CHECK(f.projection_error("l.x, l[0], l") == "Invalid ProjectionExpression: Two document paths overlap with each other; "
-                                              "must remove or rewrite one of these paths; path one: [l, [0]], path two: [l]");
-  CHECK(f.projection_error("name") == "Invalid ProjectionExpression: Attribute name is a reserved keyword; reserved keyword: name");
+  CHECK(f.projection_error("a, a") ==
+        "Invalid ProjectionExpression: Two document paths overlap with each other; must "
+        "remove or rewrite one of these paths; path one: [a], path two: [a]");
+  CHECK(f.projection_error("l[1], l.x") ==
+        "Invalid ProjectionExpression: Two document paths conflict with each other; "
+        "must remove or rewrite one of these paths; path one: [l, [1]], path two: [l, x]");
+  CHECK(f.projection_error("l.x, l[0], l") ==
+        "Invalid ProjectionExpression: Two document paths overlap with each other; "
+        "must remove or rewrite one of these paths; path one: [l, [0]], path two: [l]");
+  CHECK(f.projection_error("name") ==
+        "Invalid ProjectionExpression: Attribute name is a reserved keyword; reserved keyword: name");
   CHECK(f.projection_error("#u") ==
-        "Invalid ProjectionExpression: An expression attribute name used in the document path is not defined; attribute name: #u");
+        "Invalid ProjectionExpression: An expression attribute name used in the document path is not defined; "
+        "attribute name: #u");
   CHECK(f.projection_error(":v") == R"(Invalid ProjectionExpression: Syntax error; token: ":v", near: ":v")");
 }
 
@@ -302,7 +348,8 @@ TEST_CASE("expr: placeholders used and unused") {
   Placeholders p(&names, &values);
   parse_condition("#a = :k3", ConditionKind::Condition, p);
   // Names are reported before values, in the service's (Java HashSet) order.
-  CHECK(error_of([&] { p.check_all_used(); }) == "Value provided in ExpressionAttributeNames unused in expressions: keys: {#b}");
+  CHECK(error_of([&] { p.check_all_used(); }) ==
+        "Value provided in ExpressionAttributeNames unused in expressions: keys: {#b}");
   parse_projection("#b", p);
   CHECK(error_of([&] { p.check_all_used(); }) ==
         "Value provided in ExpressionAttributeValues unused in expressions: keys: {:k1, :k2, :k19, :k4, :k18, :k5, "
@@ -311,16 +358,19 @@ TEST_CASE("expr: placeholders used and unused") {
   CHECK(java_hash_set_order({":w", ":ss", ":s", ":b", ":m", ":l"}) == "{:l, :m, :b, :s, :ss, :w}");
 
   Placeholders none(nullptr, nullptr);
-  CHECK(error_of([&] { parse_condition("a = :v", ConditionKind::Filter, none); }) ==
-        "Invalid FilterExpression: An expression attribute value used in expression is not defined; attribute value: :v");
+  CHECK(
+      error_of([&] { parse_condition("a = :v", ConditionKind::Filter, none); }) ==
+      "Invalid FilterExpression: An expression attribute value used in expression is not defined; attribute value: :v");
   CHECK(error_of([&] { none.check_all_used(); }) == "");
 }
 
 TEST_CASE("expr: the placeholder maps themselves are validated") {
   NameMap empty_names;
   ValueMap empty_values;
-  CHECK(error_of([&] { validate_placeholder_maps(&empty_names, nullptr); }) == "ExpressionAttributeNames must not be empty");
-  CHECK(error_of([&] { validate_placeholder_maps(nullptr, &empty_values); }) == "ExpressionAttributeValues must not be empty");
+  CHECK(error_of([&] { validate_placeholder_maps(&empty_names, nullptr); }) ==
+        "ExpressionAttributeNames must not be empty");
+  CHECK(error_of([&] { validate_placeholder_maps(nullptr, &empty_values); }) ==
+        "ExpressionAttributeValues must not be empty");
   NameMap bad_key{{"n", "x"}};
   CHECK(error_of([&] { validate_placeholder_maps(&bad_key, nullptr); }) ==
         "ExpressionAttributeNames contains invalid key: Syntax error; key: \"n\"");
@@ -343,17 +393,23 @@ TEST_CASE("expr: the placeholder maps themselves are validated") {
 TEST_CASE("expr: key updates and parameter mixing") {
   Fixture f;
   auto u = parse_update("SET #p = :s", f.p);
-  CHECK(error_of([&] { check_key_updates(u, {"pk", "sk"}); }) ==
+  CHECK(error_of([&] {
+          check_key_updates(u, {"pk", "sk"});
+        }) ==
         "One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the key");
   auto nested = parse_update("REMOVE sk.x", f.p);
-  CHECK(error_of([&] { check_key_updates(nested, {"pk", "sk"}); }) ==
+  CHECK(error_of([&] {
+          check_key_updates(nested, {"pk", "sk"});
+        }) ==
         "One or more parameter values were invalid: Cannot update attribute sk. This attribute is part of the key");
   auto ok = parse_update("SET a = pk", f.p);
   CHECK(error_of([&] { check_key_updates(ok, {"pk"}); }) == "");
   CHECK(error_of([] { check_no_mixing({"Expected"}, {"ConditionExpression"}); }) ==
         "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: "
         "{Expected} Expression parameters: {ConditionExpression}");
-  CHECK(error_of([] { check_no_mixing({"QueryFilter", "KeyConditions"}, {"FilterExpression", "KeyConditionExpression"}); }) ==
+  CHECK(error_of([] {
+          check_no_mixing({"QueryFilter", "KeyConditions"}, {"FilterExpression", "KeyConditionExpression"});
+        }) ==
         "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: "
         "{QueryFilter, KeyConditions} Expression parameters: {FilterExpression, KeyConditionExpression}");
   CHECK(error_of([] { check_no_mixing({}, {"ConditionExpression"}); }) == "");
@@ -361,13 +417,13 @@ TEST_CASE("expr: key updates and parameter mixing") {
 
 TEST_CASE("expr: precedence is NOT over AND over OR") {
   // a = 1 is true on the sample? no: there is no "a"; n = 5 is true.
-  CHECK(eval("n = :w OR n > :v AND s = :s"));        // false OR (true AND true)
+  CHECK(eval("n = :w OR n > :v AND s = :s"));  // false OR (true AND true)
   CHECK_FALSE(eval("(n = :w OR n > :v) AND s = :st"));
-  CHECK(eval("NOT n = :w AND s = :s"));              // (NOT false) AND true
+  CHECK(eval("NOT n = :w AND s = :s"));  // (NOT false) AND true
   CHECK_FALSE(eval("NOT (n > :v AND s = :s)"));
   CHECK(eval("NOT NOT n > :v"));
   CHECK(eval("n > :v OR NOT n > :v AND nope = :v"));
-  CHECK(eval("n BETWEEN :v AND :w OR n > :v"));      // BETWEEN's AND is its own
+  CHECK(eval("n BETWEEN :v AND :w OR n > :v"));  // BETWEEN's AND is its own
 }
 
 }  // namespace dynamod::expr::test

@@ -208,7 +208,8 @@ TEST_CASE("expr: arithmetic is exact and bounded") {
   CHECK(add_numbers(n("99999999999999999999999999999999999999"), n("1")).to_string() ==
         "100000000000000000000000000000000000000");
   CHECK(add_numbers(n("1e-130"), n("1e-130")).to_string() == "0." + std::string(129, '0') + "2");
-  const std::string overflow = "Number overflow. Attempting to store a number with magnitude larger than supported range";
+  const std::string overflow =
+      "Number overflow. Attempting to store a number with magnitude larger than supported range";
   CHECK(error_of([&] { add_numbers(n("9.9999999999999999999999999999999999999E+125"), n("9E+125")); }) == overflow);
   CHECK(error_of([&] { add_numbers(n("1e50"), n("1")); }) == overflow);  // needs 51 digits
   CHECK(error_of([&] { subtract_numbers(n("1e50"), n("1")); }) == overflow);
@@ -239,9 +240,13 @@ AttributeValue nested_lists(int levels) {
 TEST_CASE("expr: a SET may not nest the item deeper than 32 levels (DynamoDB Local's text)") {
   const std::string nesting = "Nesting Levels have exceeded supported limits";
   using Case = std::tuple<const char*, int, bool>;  // path, levels of the value, accepted
-  for (auto [path, levels, ok] : std::initializer_list<Case>{{"a", 32, true}, {"a", 33, false}, {"m.y.z", 30, true},
-                                                             {"m.y.z", 31, false}, {"l[9]", 31, true},
-                                                             {"l[9]", 32, false}, {"a", 40, false}}) {
+  for (auto [path, levels, ok] : std::initializer_list<Case>{{"a", 32, true},
+                                                             {"a", 33, false},
+                                                             {"m.y.z", 30, true},
+                                                             {"m.y.z", 31, false},
+                                                             {"l[9]", 31, true},
+                                                             {"l[9]", 32, false},
+                                                             {"a", 40, false}}) {
     INFO(path << " = " << levels << " levels");
     Fixture f;
     f.values[":deep"] = nested_lists(levels);

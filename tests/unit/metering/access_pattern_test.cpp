@@ -39,6 +39,7 @@ TEST_CASE("scan and item shapes") {
   CHECK(scan_shape("Orders", false) == "Scan Orders");
   CHECK(scan_shape("Orders", true) == "Scan Orders (filter)");
   AttributeValue sk = s("ORDER#1");
-  CHECK(item_shape("GetItem", "Orders", "pk", s("USER#1"), "sk", &sk) == "GetItem Orders: pk = USER#* AND sk = ORDER#*");
+  CHECK(item_shape("GetItem", "Orders", "pk", s("USER#1"), "sk", &sk) ==
+        "GetItem Orders: pk = USER#* AND sk = ORDER#*");
   CHECK(item_shape("PutItem", "Orders", "pk", s("x"), "", nullptr) == "PutItem Orders: pk = *");
 }

@@ -69,8 +69,8 @@ TEST_CASE("a price table from JSON replaces what it names") {
 
 TEST_CASE("a bad price table says what is wrong") {
   CHECK_THROWS_WITH_AS(parse_price_table("[1]"), "price table is not a JSON object", std::runtime_error);
-  CHECK_THROWS_WITH_AS(parse_price_table(R"({"standard": {"wcu_hour": "cheap"}})"),
-                       "price 'wcu_hour' is not a number", std::runtime_error);
+  CHECK_THROWS_WITH_AS(parse_price_table(R"({"standard": {"wcu_hour": "cheap"}})"), "price 'wcu_hour' is not a number",
+                       std::runtime_error);
   CHECK_THROWS_WITH_AS(parse_price_table(R"({"standard": {"rcu_hour": -1}})"), "price 'rcu_hour' is negative",
                        std::runtime_error);
   CHECK_THROWS_WITH_AS(parse_price_table(R"({"premium": {}})"), "unknown member 'premium'", std::runtime_error);

@@ -73,4 +73,3 @@ TEST_CASE("metering: capacity units") {
   // BatchWriteItem of 500 B and 3.5 KB items: each rounds alone, 1 + 4 = 5 units.
   CHECK(metering::write_units(500) + metering::write_units(3584) == 5);
 }
-

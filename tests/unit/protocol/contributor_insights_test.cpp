@@ -53,8 +53,8 @@ TEST_CASE("an ENABLE makes rules named by the time; one of the mode in force cha
 }
 
 TEST_CASE("a change of mode keeps the rules' time; an ENABLE without a mode asks for the default") {
-  auto narrowed = update_contributor_insights(enabled(Mode::AccessedAndThrottledKeys), request(true, Mode::ThrottledKeys),
-                                              true, 100, 7.0);
+  auto narrowed = update_contributor_insights(enabled(Mode::AccessedAndThrottledKeys),
+                                              request(true, Mode::ThrottledKeys), true, 100, 7.0);
   CHECK(narrowed.setting->mode == Mode::ThrottledKeys);
   CHECK(narrowed.setting->rules_created_ms == 1000);
   CHECK(narrowed.setting->last_update == 7.0);
@@ -98,10 +98,9 @@ TEST_CASE("past the quota an ENABLE fails without rules; an ENABLE with room mak
 TEST_CASE("rule names: partition-key rules, then sort-key ones; the throttled ones only") {
   CHECK(contributor_insights_rule_names(enabled(Mode::AccessedAndThrottledKeys, 1618028180292), "t", std::nullopt,
                                         true) ==
-        std::vector<std::string>{"DynamoDBContributorInsights-PKC-t-1618028180292",
-                                 "DynamoDBContributorInsights-PKT-t-1618028180292",
-                                 "DynamoDBContributorInsights-SKC-t-1618028180292",
-                                 "DynamoDBContributorInsights-SKT-t-1618028180292"});
+        std::vector<std::string>{
+            "DynamoDBContributorInsights-PKC-t-1618028180292", "DynamoDBContributorInsights-PKT-t-1618028180292",
+            "DynamoDBContributorInsights-SKC-t-1618028180292", "DynamoDBContributorInsights-SKT-t-1618028180292"});
   CHECK(contributor_insights_rule_names(enabled(Mode::ThrottledKeys, 5), "t", std::string("gsi"), false) ==
         std::vector<std::string>{"DynamoDBContributorInsights-PKT-t-gsi-5"});
   CHECK(contributor_insights_rule_count(Mode::AccessedAndThrottledKeys, true) == 4);

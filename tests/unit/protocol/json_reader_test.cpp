@@ -37,19 +37,39 @@ std::string with_member(const std::string& value) { return R"({"TableName":"t","
 }  // namespace
 
 TEST_CASE("json reader: valid JSON passes and is rewound") {
-  for (const char* value : {R"("")", R"("é \" \\ \/ \b \f \n \r \t \u00e9 \ud83d\ude00")", "0", "-0", "1", "-12",
-                            "0.5", "-0.5e+7", "1E400", "1e-400", "123456789012345678901234567890", "true", "false",
-                            "null", "[]", "{}", R"([1, "a", [true, {"b": [null]}], -2.5E3])", R"({"a": {"b": {"c": 1}}})",
-                            " 7 "}) {
+  for (const char* value :
+       {R"("")", R"("é \" \\ \/ \b \f \n \r \t \u00e9 \ud83d\ude00")", "0", "-0", "1", "-12", "0.5", "-0.5e+7", "1E400",
+        "1e-400", "123456789012345678901234567890", "true", "false", "null", "[]", "{}",
+        R"([1, "a", [true, {"b": [null]}], -2.5E3])", R"({"a": {"b": {"c": 1}}})", " 7 "}) {
     INFO(value);
     CHECK(well_formed(with_member(value)));
   }
 }
 
 TEST_CASE("json reader: a malformed value anywhere is a SerializationException") {
-  for (const char* value : {R"("\x")", R"("\u12")", R"("\u12G4")", "tru", "nul", "falsey", "01", "-01", "1.", ".5",
-                            "+1", "1e", "1e+", "-", "--1", "1.5.5", "0x10", "[1,,2]", "[1,]", R"({"a":1,})",
-                            R"({"a" 1})", R"([{"a": tru}])", R"({"k": {"deep": ["\q"]}})"}) {
+  for (const char* value : {R"("\x")",
+                            R"("\u12")",
+                            R"("\u12G4")",
+                            "tru",
+                            "nul",
+                            "falsey",
+                            "01",
+                            "-01",
+                            "1.",
+                            ".5",
+                            "+1",
+                            "1e",
+                            "1e+",
+                            "-",
+                            "--1",
+                            "1.5.5",
+                            "0x10",
+                            "[1,,2]",
+                            "[1,]",
+                            R"({"a":1,})",
+                            R"({"a" 1})",
+                            R"([{"a": tru}])",
+                            R"({"k": {"deep": ["\q"]}})"}) {
     INFO(value);
     CHECK_FALSE(well_formed(with_member(value)));
   }

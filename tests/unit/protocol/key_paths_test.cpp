@@ -45,7 +45,8 @@ std::string refusal(const std::vector<expr::Path>& paths) {
   return "";
 }
 
-const std::string kPrefix = "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: ";
+const std::string kPrefix =
+    "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: ";
 
 }  // namespace
 

@@ -50,28 +50,46 @@ TEST_CASE("number: normalised text matches what DynamoDB returns") {
 
 TEST_CASE("number: invalid input is classified as the service does") {
   using E = Number::ParseError;
-  struct Case { const char* text; E error; };
-  for (Case c : {Case{"", E::NotANumber}, {"abc", E::NotANumber}, {"NaN", E::NotANumber}, {"Infinity", E::NotANumber},
-                 {"1e", E::NotANumber}, {"1e+", E::NotANumber}, {"e5", E::NotANumber}, {" 1", E::NotANumber},
-                 {"1 ", E::NotANumber}, {"0x10", E::NotANumber}, {"1.2.3", E::NotANumber}, {"--1", E::NotANumber},
-                 {"1e2147483648", E::NotANumber}, {".", E::NotANumber},
+  struct Case {
+    const char* text;
+    E error;
+  };
+  for (Case c : {Case{"", E::NotANumber},
+                 {"abc", E::NotANumber},
+                 {"NaN", E::NotANumber},
+                 {"Infinity", E::NotANumber},
+                 {"1e", E::NotANumber},
+                 {"1e+", E::NotANumber},
+                 {"e5", E::NotANumber},
+                 {" 1", E::NotANumber},
+                 {"1 ", E::NotANumber},
+                 {"0x10", E::NotANumber},
+                 {"1.2.3", E::NotANumber},
+                 {"--1", E::NotANumber},
+                 {"1e2147483648", E::NotANumber},
+                 {".", E::NotANumber},
                  {"1234567890123456789012345678901234567890", E::TooManyDigits},
                  {"-1.23456789012345678901234567890123456789", E::TooManyDigits},
-                 {"1e126", E::Overflow}, {"-10E+125", E::Overflow}, {"1.5e300", E::Overflow},
-                 {"1e-131", E::Underflow}, {"0.9E-130", E::Underflow}}) {
+                 {"1e126", E::Overflow},
+                 {"-10E+125", E::Overflow},
+                 {"1.5e300", E::Overflow},
+                 {"1e-131", E::Underflow},
+                 {"0.9E-130", E::Underflow}}) {
     auto r = Number::parse(c.text);
     CHECK_MESSAGE(!r.number.has_value(), c.text);
     CHECK_MESSAGE(r.error == c.error, c.text);
   }
   // The limits themselves are fine, as are zeros with any exponent and trailing zeros.
-  for (const char* ok : {"9.9999999999999999999999999999999999999E+125", "1E-130", "0e1000", "-0E-1000",
-                         "12345678901234567890123456789012345678.0000", "1000000000000000000000000000000000000000000"}) {
+  for (const char* ok :
+       {"9.9999999999999999999999999999999999999E+125", "1E-130", "0e1000", "-0E-1000",
+        "12345678901234567890123456789012345678.0000", "1000000000000000000000000000000000000000000"}) {
     CHECK_MESSAGE(Number::parse(ok).number.has_value(), ok);
   }
 }
 
 TEST_CASE("number: equal values are one value, one text and one key") {
-  for (auto [a, b] : {std::pair{"1000", "1e3"}, {"1.5", "1.50"}, {"0", "-0.000"}, {"-12", "-1.2E1"}, {"0.001", "1e-3"}}) {
+  for (auto [a, b] :
+       {std::pair{"1000", "1e3"}, {"1.5", "1.50"}, {"0", "-0.000"}, {"-12", "-1.2E1"}, {"0.001", "1e-3"}}) {
     Number x = parse(a);
     Number y = parse(b);
     CHECK(x == y);
@@ -110,9 +128,26 @@ TEST_CASE("number: key byte order equals numeric order (random pairs)") {
 }
 
 TEST_CASE("number: ordering of edge values") {
-  std::vector<const char*> ascending = {"-9.9999999999999999999999999999999999999E+125", "-1e100", "-10", "-2", "-1.5",
-                                        "-1", "-0.1", "-1e-130", "0", "1e-130", "0.1", "0.12", "0.123", "1", "1.5",
-                                        "2", "10", "100", "1e100", "9.9999999999999999999999999999999999999E+125"};
+  std::vector<const char*> ascending = {"-9.9999999999999999999999999999999999999E+125",
+                                        "-1e100",
+                                        "-10",
+                                        "-2",
+                                        "-1.5",
+                                        "-1",
+                                        "-0.1",
+                                        "-1e-130",
+                                        "0",
+                                        "1e-130",
+                                        "0.1",
+                                        "0.12",
+                                        "0.123",
+                                        "1",
+                                        "1.5",
+                                        "2",
+                                        "10",
+                                        "100",
+                                        "1e100",
+                                        "9.9999999999999999999999999999999999999E+125"};
   for (std::size_t i = 1; i < ascending.size(); ++i) {
     CHECK_MESSAGE(parse(ascending[i - 1]) < parse(ascending[i]), ascending[i - 1] << " < " << ascending[i]);
     CHECK_MESSAGE(sortable(parse(ascending[i - 1])) < sortable(parse(ascending[i])), ascending[i]);

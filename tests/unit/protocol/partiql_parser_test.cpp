@@ -152,7 +152,8 @@ TEST_CASE("partiql parser: forms refused with the service's own messages") {
       {R"(SELECT * FROM "a", "b")", "Only select from a single table or index is supported."},
       {"SELECT DISTINCT * FROM t", "Unsupported token in expression: DISTINCT"},
       // An UPDATE's SET target takes a literal alone there; no path is an index.
-      {"UPDATE t SET a[1+1] = 1 WHERE pk = 'p'", "Statement wasn't well formed, can't be processed: Invalid path component"},
+      {"UPDATE t SET a[1+1] = 1 WHERE pk = 'p'",
+       "Statement wasn't well formed, can't be processed: Invalid path component"},
       {"SELECT a[b] FROM t", "Statement wasn't well formed, can't be processed: Invalid path component"},
       {"CREATE TABLE foo", "Unsupported operation: CreateTable"},
       {"DROP TABLE foo", "Unsupported operation: DropTable"},
@@ -172,7 +173,7 @@ TEST_CASE("partiql parser: checks made once a statement is parsed") {
       {R"(SELECT * FROM "t"."")", "Path component cannot be an empty string"},
       {R"(SELECT * FROM "")", "Path component cannot be an empty string"},
       {R"(SELECT COUNT(*) FROM "")", "Path component cannot be an empty string"},  // before the select list
-      {R"(UPDATE "" SET a = 1 WHERE pk = 'p')", ""},  // check_table_name's
+      {R"(UPDATE "" SET a = 1 WHERE pk = 'p')", ""},                               // check_table_name's
       // VALUE and PIVOT parse (a batch or transaction counts them as reads) and are refused.
       {"SELECT VALUE pk FROM t", "Select projection doesn't support value or pivot keywords"},
       {"PIVOT v AT k FROM t WHERE pk = 'p'", "Select projection doesn't support value or pivot keywords"},
@@ -219,11 +220,13 @@ TEST_CASE("partiql parser: checks made once a statement is parsed") {
       {"INSERT INTO t VALUE {'pk': 'k', 'a': -0.0}", "Negative zero decimal is not supported under key root at 1:39:3"},
       {"INSERT INTO t VALUE {'pk': 'k', 'a': {'b': [1, - 0e0]}}",
        "Negative zero decimal is not supported under key root.b.1 at 1:50:3"},
-      {"SELECT * FROM t WHERE a = 1 AND b = <<-.0>>", "Negative zero decimal is not supported under key root at 1:40:2"},
+      {"SELECT * FROM t WHERE a = 1 AND b = <<-.0>>",
+       "Negative zero decimal is not supported under key root at 1:40:2"},
       // Number literals in the statement's order: the first that does not convert.
       {"SELECT * FROM t WHERE a = [1e999, -0.0]",
        "Number overflow. Attempting to store a number with magnitude larger than supported range under root[0]"},
-      {"SELECT * FROM t WHERE a = -0.0 AND b = 1e999", "Negative zero decimal is not supported under key root at 1:28:3"},
+      {"SELECT * FROM t WHERE a = -0.0 AND b = 1e999",
+       "Negative zero decimal is not supported under key root at 1:28:3"},
       {R"(SELECT a, a FROM "t" WHERE b = -0.0)", "Duplicate identifiers in select clause: a"},
       // An UPDATE's SET values are checked as its actions are built, its WHERE clause's here.
       {"UPDATE t SET a = -0.0 WHERE pk = 'k'", ""},

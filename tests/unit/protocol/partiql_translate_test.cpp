@@ -95,24 +95,23 @@ TEST_CASE("partiql translate: a partition-key equality is a Query, anything else
 
   // A Query's filter may not test a key attribute: with such a term left over, a Scan (DynamoDB
   // Local); the IN of a key with a value of another type is a Scan's filter too.
-  for (const char* scan : {"SELECT * FROM t", "SELECT * FROM t WHERE a = 1", "SELECT * FROM t WHERE pk IN ['a', 1]",
-                           "SELECT * FROM t WHERE pk = 'a' OR pk = 'b'", "SELECT * FROM t WHERE pk > 'a'",
-                           "SELECT * FROM t WHERE g = 1", "SELECT * FROM t WHERE pk = 'a' AND sk <> 1",
-                           "SELECT * FROM t WHERE pk = 'a' AND NOT sk > 1", "SELECT * FROM t WHERE pk = 'a' AND sk IN [1]",
-                           "SELECT * FROM t WHERE pk = 'a' AND sk > 1 AND sk < 3",
-                           "SELECT * FROM t WHERE pk = 'a' AND begins_with(pk, 'a')",
-                           "SELECT * FROM t WHERE pk IN ['a', 'b'] AND pk = 'a'",
-                           "SELECT * FROM t WHERE pk = 'a' AND size(sk) = 2",
-                           "SELECT * FROM t WHERE pk = 'a' AND 2 < size(pk)",
-                           "SELECT * FROM t WHERE pk = 'a' AND contains(a, size(sk))"}) {
+  for (const char* scan :
+       {"SELECT * FROM t", "SELECT * FROM t WHERE a = 1", "SELECT * FROM t WHERE pk IN ['a', 1]",
+        "SELECT * FROM t WHERE pk = 'a' OR pk = 'b'", "SELECT * FROM t WHERE pk > 'a'", "SELECT * FROM t WHERE g = 1",
+        "SELECT * FROM t WHERE pk = 'a' AND sk <> 1", "SELECT * FROM t WHERE pk = 'a' AND NOT sk > 1",
+        "SELECT * FROM t WHERE pk = 'a' AND sk IN [1]", "SELECT * FROM t WHERE pk = 'a' AND sk > 1 AND sk < 3",
+        "SELECT * FROM t WHERE pk = 'a' AND begins_with(pk, 'a')",
+        "SELECT * FROM t WHERE pk IN ['a', 'b'] AND pk = 'a'", "SELECT * FROM t WHERE pk = 'a' AND size(sk) = 2",
+        "SELECT * FROM t WHERE pk = 'a' AND 2 < size(pk)",
+        "SELECT * FROM t WHERE pk = 'a' AND contains(a, size(sk))"}) {
     CAPTURE(scan);
     CHECK_FALSE(select(scan, t).spec.key_condition);
   }
   // size() of a key under NOT, BETWEEN or IN leaves a Query.
-  for (const char* query : {"SELECT * FROM t WHERE pk = 'a' AND NOT size(sk) = 2",
-                            "SELECT * FROM t WHERE pk = 'a' AND size(sk) BETWEEN 1 AND 2",
-                            "SELECT * FROM t WHERE pk = 'a' AND size(sk) IN [1, 2]",
-                            "SELECT * FROM t WHERE pk = 'a' AND size(a) = 2"}) {
+  for (const char* query :
+       {"SELECT * FROM t WHERE pk = 'a' AND NOT size(sk) = 2",
+        "SELECT * FROM t WHERE pk = 'a' AND size(sk) BETWEEN 1 AND 2",
+        "SELECT * FROM t WHERE pk = 'a' AND size(sk) IN [1, 2]", "SELECT * FROM t WHERE pk = 'a' AND size(a) = 2"}) {
     CAPTURE(query);
     CHECK(select(query, t).spec.key_condition);
   }
@@ -205,8 +204,9 @@ TEST_CASE("partiql translate: index reads") {
   CHECK(l.spec.projection_names == std::vector<std::string>{"data"});
 
   // No path into an index's key, in the filter or the select list, whatever is read.
-  const std::string into_key = "Key attributes must be scalars; list random access '[]' and map lookup '.' are not "
-                               "allowed: IndexKey: ";
+  const std::string into_key =
+      "Key attributes must be scalars; list random access '[]' and map lookup '.' are not "
+      "allowed: IndexKey: ";
   CHECK(error_of([&] { select(R"(SELECT * FROM "t" WHERE g[0] = 'x')", t); }) == into_key + "g");
   CHECK(error_of([&] { select(R"(SELECT l.x FROM "t"."lsi" WHERE pk = 'p')", t); }) == into_key + "l");
   CHECK(error_of([&] { select(R"(SELECT * FROM "t" WHERE pk = 'p' AND sk BETWEEN 2 AND 1)", t); }) ==
@@ -265,7 +265,8 @@ TEST_CASE("partiql translate: function and operand misuse") {
        "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: "
        "AttributeValue: {S:b}, upper bound operand: AttributeValue: {S:a}"},
       // No path into a key attribute, the table's or an index's.
-      {"pk.a = 1", "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: pk"},
+      {"pk.a = 1",
+       "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: pk"},
   };
   for (const auto& [where, message] : cases) {
     CAPTURE(where);
@@ -373,9 +374,7 @@ TEST_CASE("partiql translate: UPDATE is an UpdateItem of an existing item") {
 }
 
 TEST_CASE("partiql translate: an UPDATE's SET values convert as its actions are built") {
-  auto clauses_error = [](std::string_view text) {
-    return error_of([&] { check_update_clauses(checked(text), {}); });
-  };
+  auto clauses_error = [](std::string_view text) { return error_of([&] { check_update_clauses(checked(text), {}); }); };
   CHECK(clauses_error("UPDATE t SET a = set_add(a, 'x'), b = -0.0 WHERE pk = 'k'") ==
         "The second argument to SET_ADD must be a value with type SET at 1:26:1");
   CHECK(clauses_error("UPDATE t SET b = -0.0, a = set_add(a, 'x') WHERE pk = 'k'") ==

@@ -39,14 +39,17 @@ TEST_CASE("the canonical form: members in order, lists of one as strings, accoun
 }
 
 TEST_CASE("a missing Version is kept missing, and answered as 2008-10-17") {
-  const std::string doc = canonical_policy(
-      R"({"Statement":[{"Effect":"Deny","Principal":"*","Action":"dynamodb:DeleteTable","Resource":"*"}]})").document;
+  const std::string doc =
+      canonical_policy(
+          R"({"Statement":[{"Effect":"Deny","Principal":"*","Action":"dynamodb:DeleteTable","Resource":"*"}]})")
+          .document;
   CHECK(doc == R"({"Statement":[{"Effect":"Deny","Principal":"*","Action":"dynamodb:DeleteTable","Resource":"*"}]})");
   CHECK(policy_as_answered(doc) ==
         R"({"Version":"2008-10-17","Statement":[{"Effect":"Deny","Principal":"*","Action":"dynamodb:DeleteTable",)"
         R"("Resource":"*"}]})");
   CHECK(policy_as_answered(canonical_policy(R"({"Version":"2012-10-17","Statement":[{"Effect":"Deny",)"
-                                            R"("Principal":"*","Action":"x:y","Resource":"*"}]})").document)
+                                            R"("Principal":"*","Action":"x:y","Resource":"*"}]})")
+                               .document)
             .rfind(R"({"Version":"2012-10-17",)", 0) == 0);
 }
 
@@ -89,7 +92,8 @@ TEST_CASE("a policy's resource is a table or one of its streams") {
   REQUIRE(table);
   CHECK(table->table == "Music");
   CHECK(table->stream_label.empty());
-  auto stream = parse_policy_resource("arn:aws:dynamodb:eu-west-1:111122223333:table/Music/stream/2026-12-01T10:00:00.000");
+  auto stream =
+      parse_policy_resource("arn:aws:dynamodb:eu-west-1:111122223333:table/Music/stream/2026-12-01T10:00:00.000");
   REQUIRE(stream);
   CHECK(stream->stream_label == "2026-12-01T10:00:00.000");
   CHECK_FALSE(parse_policy_resource("Music"));

@@ -135,8 +135,7 @@ TEST_CASE("request bodies are decoded by their Content-Encoding") {
     CHECK(body == json);
   }
   SUBCASE("invalid streams are refused and the body kept") {
-    for (const std::string& bad : {std::string(), json, gz.substr(0, gz.size() - 1), gz + "junk",
-                                   gz.substr(0, 10)}) {
+    for (const std::string& bad : {std::string(), json, gz.substr(0, gz.size() - 1), gz + "junk", gz.substr(0, 10)}) {
       body = bad;
       CHECK(decode_request_body("gzip", body, 1 << 20) == BodyDecoding::Invalid);
       CHECK(body == bad);

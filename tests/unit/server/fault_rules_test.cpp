@@ -97,13 +97,16 @@ TEST_CASE("fault rules: errors as the service sends them") {
   f.transact_items = 2;
   ApiError e = fault_error(*cancel, f);
   CHECK(e.code() == ErrorCode::TransactionCanceledException);
-  CHECK(e.message() == "Transaction cancelled, please refer cancellation reasons for specific reasons [None, TransactionConflict]");
-  CHECK(e.extra_json() ==
-        R"("CancellationReasons":[{"Code":"None"},{"Code":"TransactionConflict","Message":"Transaction is ongoing for the item"}])");
+  CHECK(e.message() ==
+        "Transaction cancelled, please refer cancellation reasons for specific reasons [None, TransactionConflict]");
+  CHECK(
+      e.extra_json() ==
+      R"("CancellationReasons":[{"Code":"None"},{"Code":"TransactionConflict","Message":"Transaction is ongoing for the item"}])");
   auto unavailable = parse_fault_rule(R"({"error": "ServiceUnavailable"})");
   CHECK(unavailable->action == FaultRule::Action::Unavailable);
-  CHECK(service_unavailable_body("") ==
-        R"({"__type":"com.amazonaws.dynamodb.v20120810#ServiceUnavailable","message":"The request has failed due to a temporary failure of the server."})");
+  CHECK(
+      service_unavailable_body("") ==
+      R"({"__type":"com.amazonaws.dynamodb.v20120810#ServiceUnavailable","message":"The request has failed due to a temporary failure of the server."})");
 }
 
 TEST_CASE("fault rules: refusals say why") {
@@ -122,16 +125,20 @@ TEST_CASE("fault requests: a batch held back and its answer") {
       R"("b":[{"DeleteRequest":{"Key":{"pk":{"S":"3"}}}}]},"ReturnConsumedCapacity":"TOTAL"})";
   auto held = hold_back("BatchWriteItem", body, 2);
   REQUIRE(held);
-  CHECK(held->request_body == R"({"RequestItems":{"a":[{"PutRequest":{"Item":{"pk":{"S":"1"}}}}]},"ReturnConsumedCapacity":"TOTAL"})");
-  CHECK(held->held == R"({"a":[{"PutRequest":{"Item":{"pk":{"S":"2"}}}}],"b":[{"DeleteRequest":{"Key":{"pk":{"S":"3"}}}}]})");
-  CHECK(add_unprocessed("BatchWriteItem", R"({"UnprocessedItems":{"b":[{"DeleteRequest":{"Key":{"pk":{"S":"4"}}}}]}})",
-                        *held) ==
-        R"({"UnprocessedItems":{"b":[{"DeleteRequest":{"Key":{"pk":{"S":"4"}}}},{"DeleteRequest":{"Key":{"pk":{"S":"3"}}}}],"a":[{"PutRequest":{"Item":{"pk":{"S":"2"}}}}]}})");
+  CHECK(held->request_body ==
+        R"({"RequestItems":{"a":[{"PutRequest":{"Item":{"pk":{"S":"1"}}}}]},"ReturnConsumedCapacity":"TOTAL"})");
+  CHECK(held->held ==
+        R"({"a":[{"PutRequest":{"Item":{"pk":{"S":"2"}}}}],"b":[{"DeleteRequest":{"Key":{"pk":{"S":"3"}}}}]})");
+  CHECK(
+      add_unprocessed("BatchWriteItem", R"({"UnprocessedItems":{"b":[{"DeleteRequest":{"Key":{"pk":{"S":"4"}}}}]}})",
+                      *held) ==
+      R"({"UnprocessedItems":{"b":[{"DeleteRequest":{"Key":{"pk":{"S":"4"}}}},{"DeleteRequest":{"Key":{"pk":{"S":"3"}}}}],"a":[{"PutRequest":{"Item":{"pk":{"S":"2"}}}}]}})");
   // Never the whole batch.
   CHECK(hold_back("BatchWriteItem", body, 10)->request_body.find(R"("S":"1")") != std::string::npos);
   CHECK_FALSE(hold_back("BatchWriteItem", R"({"RequestItems":{"a":[{"PutRequest":{"Item":{}}}]}})", 1));
 
-  const std::string get = R"({"RequestItems":{"a":{"Keys":[{"pk":{"S":"1"}},{"pk":{"S":"2"}}],"ConsistentRead":true}}})";
+  const std::string get =
+      R"({"RequestItems":{"a":{"Keys":[{"pk":{"S":"1"}},{"pk":{"S":"2"}}],"ConsistentRead":true}}})";
   auto half = hold_back("BatchGetItem", get, std::numeric_limits<std::size_t>::max());
   REQUIRE(half);
   CHECK(half->request_body == R"({"RequestItems":{"a":{"ConsistentRead":true,"Keys":[{"pk":{"S":"1"}}]}}})");

@@ -73,7 +73,8 @@ TEST_CASE("sigv4: AWS test suite vectors") {
     // The signed headers as the canonical request lists them (its next-to-last line;
     // two published .authz files disagree with their own .creq).
     std::string creq_lines = creq.substr(0, creq.rfind('\n'));
-    std::vector<std::string> signed_headers = sigv4::split_signed_headers(creq_lines.substr(creq_lines.rfind('\n') + 1));
+    std::vector<std::string> signed_headers =
+        sigv4::split_signed_headers(creq_lines.substr(creq_lines.rfind('\n') + 1));
 
     std::string canonical = sigv4::canonical_request(parts, signed_headers);
     CHECK(canonical == creq);

@@ -3,10 +3,10 @@
 #include <doctest/doctest.h>
 #include <simdjson.h>
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <future>
-#include <chrono>
 #include <thread>
 
 #include "protocol/item_requests.h"
@@ -42,7 +42,8 @@ void create_table(WriteQueue& writer, const std::string& name) {
 }
 
 void put(Store& store, WriteQueue& writer, const std::string& item_json) {
-  auto request = parse_request<PutItemRequest>(decode_put_item, R"({"TableName": "t_items", "Item": )" + item_json + "}");
+  auto request =
+      parse_request<PutItemRequest>(decode_put_item, R"({"TableName": "t_items", "Item": )" + item_json + "}");
   auto prepared = ops::prepare_put_item(store, kScope, request);
   writer.run_sync([&](WriteContext& ctx) { return ops::apply_put_item(ctx, prepared); });
 }
@@ -81,7 +82,7 @@ TEST_CASE("engine: put, get, overwrite and delete an item; counters follow") {
   auto described = ops::describe_table(store, kScope, "t_items");
   CHECK(described.counters.item_count == 1);
   auto del = parse_request<DeleteItemRequest>(decode_delete_item,
-                                       R"({"TableName": "t_items", "Key": {"pk": {"S": "a"}, "sk": {"N": "1"}},
+                                              R"({"TableName": "t_items", "Key": {"pk": {"S": "a"}, "sk": {"N": "1"}},
                                            "ReturnValues": "ALL_OLD"})");
   auto prepared = ops::prepare_delete_item(store, kScope, del);
   auto result = writer.run_sync([&](WriteContext& ctx) { return ops::apply_delete_item(ctx, prepared); });
@@ -141,7 +142,8 @@ TEST_CASE("engine: a format 1 data directory is upgraded in place; an unknown fo
   set_format("1");
   CHECK(format() == "2");
   set_format("3");
-  CHECK_THROWS_WITH(Store(StoreOptions{.path = dir.string()}), doctest::Contains("has format 3, this dynamod reads formats 1 and 2"));
+  CHECK_THROWS_WITH(Store(StoreOptions{.path = dir.string()}),
+                    doctest::Contains("has format 3, this dynamod reads formats 1 and 2"));
 }
 
 TEST_CASE("engine: a table of index_key_format 1 answers index queries at every entry") {
@@ -166,15 +168,19 @@ TEST_CASE("engine: a table of index_key_format 1 answers index queries at every 
   });
   const std::vector<std::string> pks = {"p1", "p63", "p264", "p1970", "p2"};
   for (std::size_t n = 0; n < pks.size(); ++n) {
-    put(store, writer, R"({"pk": {"S": ")" + pks[n] + R"("}, "sk": {"N": "1"}, "g": {"S": "G"}, "gs": {"S": "v)" +
-                           std::to_string(n) + R"("}})");
+    put(store, writer,
+        R"({"pk": {"S": ")" + pks[n] + R"("}, "sk": {"N": "1"}, "g": {"S": "G"}, "gs": {"S": "v)" + std::to_string(n) +
+            R"("}})");
   }
   TablePtr table = store.catalog().find(kScope.ns(), "t_items");
   REQUIRE(table->schema.index_key_format == 1);
   auto count = [&](const std::string& condition, std::size_t n, bool forward) {
-    auto request = parse_request<QueryRequest>(decode_query, R"({"TableName": "t_items", "IndexName": "by_gs",
-        "KeyConditionExpression": "g = :g AND )" + condition + R"(", "ScanIndexForward": )" + (forward ? "true" : "false") +
-        R"(, "ExpressionAttributeValues": {":g": {"S": "G"}, ":v": {"S": "v)" + std::to_string(n) + R"("}}})");
+    auto request = parse_request<QueryRequest>(
+        decode_query, R"({"TableName": "t_items", "IndexName": "by_gs",
+        "KeyConditionExpression": "g = :g AND )" +
+                          condition + R"(", "ScanIndexForward": )" + (forward ? "true" : "false") +
+                          R"(, "ExpressionAttributeValues": {":g": {"S": "G"}, ":v": {"S": "v)" + std::to_string(n) +
+                          R"("}}})");
     return ops::run_query(store, *table, validate_query(request, table->schema)).count;
   };
   for (std::size_t n = 0; n < pks.size(); ++n) {
@@ -195,7 +201,8 @@ TEST_CASE("engine: concurrent writers are grouped and each keeps its own outcome
   for (int c = 0; c < 8; ++c) {
     clients.push_back(std::async(std::launch::async, [&, c] {
       for (int i = 0; i < 50; ++i) {
-        put(store, writer, R"({"pk": {"S": "c)" + std::to_string(c) + R"("}, "sk": {"N": ")" + std::to_string(i) + R"("}})");
+        put(store, writer,
+            R"({"pk": {"S": "c)" + std::to_string(c) + R"("}, "sk": {"N": ")" + std::to_string(i) + R"("}})");
       }
     }));
   }
@@ -269,7 +276,8 @@ TEST_CASE("engine: a table is gone for writes queued behind its deletion") {
   Store store(StoreOptions{.in_memory = true});
   WriteQueue writer(store);
   create_table(writer, "t_items");
-  auto request = parse_request<PutItemRequest>(decode_put_item, R"({"TableName": "t_items", "Item": {"pk": {"S": "x"}, "sk": {"N": "1"}}})");
+  auto request = parse_request<PutItemRequest>(
+      decode_put_item, R"({"TableName": "t_items", "Item": {"pk": {"S": "x"}, "sk": {"N": "1"}}})");
   auto prepared = ops::prepare_put_item(store, kScope, request);
   writer.run_sync([&](WriteContext& ctx) { return ops::delete_table(ctx, kScope, "t_items"); });
   CHECK_THROWS_AS(writer.run_sync([&](WriteContext& ctx) { return ops::apply_put_item(ctx, prepared); }), ApiError);
@@ -337,8 +345,8 @@ TEST_CASE("engine: deleting a table with point-in-time recovery leaves a SYSTEM 
 namespace {
 
 std::optional<std::string> get_from(Store& store, const std::string& table, const std::string& key_json) {
-  auto request = parse_request<GetItemRequest>(decode_get_item, R"({"TableName": ")" + table + R"(", "Key": )" +
-                                                                    key_json + "}");
+  auto request =
+      parse_request<GetItemRequest>(decode_get_item, R"({"TableName": ")" + table + R"(", "Key": )" + key_json + "}");
   return ops::get_item(store, kScope, request).item_json;
 }
 
@@ -357,9 +365,9 @@ TEST_CASE("engine: a point-in-time restore brings back each item as it was at th
   put(store, writer, R"({"pk": {"S": "a"}, "sk": {"N": "1"}, "v": {"N": "2"}})");
   put(store, writer, R"({"pk": {"S": "b"}, "sk": {"N": "1"}})");
   put(store, writer, R"({"pk": {"S": "a"}, "sk": {"N": "1"}, "v": {"N": "3"}})");  // same millisecond: later state
-  now_ms += 1000;  // t+3 s
-  auto remove = parse_request<DeleteItemRequest>(decode_delete_item,
-                                                 R"({"TableName": "t_items", "Key": {"pk": {"S": "a"}, "sk": {"N": "1"}}})");
+  now_ms += 1000;                                                                  // t+3 s
+  auto remove = parse_request<DeleteItemRequest>(
+      decode_delete_item, R"({"TableName": "t_items", "Key": {"pk": {"S": "a"}, "sk": {"N": "1"}}})");
   auto prepared = ops::prepare_delete_item(store, kScope, remove);
   writer.run_sync([&](WriteContext& ctx) { return ops::apply_delete_item(ctx, prepared); });
 
@@ -402,8 +410,11 @@ TEST_CASE("engine: a point-in-time restore brings back each item as it was at th
   now_ms += 35LL * 86400 * 1000 + 1;  // the last change (the delete) is now older
   writer.run_sync([&](WriteContext& ctx) {
     pitr::trim(ctx, store.catalog().find("us-east-1", "t_items")->schema.id,
-               static_cast<std::int64_t>(store.catalog().find("us-east-1", "t_items")->schema.point_in_time_recovery
-                                             .earliest_restorable(static_cast<double>(now_ms) / 1000.0) * 1000.0));
+               static_cast<std::int64_t>(
+                   store.catalog()
+                       .find("us-east-1", "t_items")
+                       ->schema.point_in_time_recovery.earliest_restorable(static_cast<double>(now_ms) / 1000.0) *
+                   1000.0));
     return true;
   });
   CHECK_FALSE(store.read().cursor(store.dbs().pitr_log).first());

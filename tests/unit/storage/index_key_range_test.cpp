@@ -24,7 +24,9 @@ namespace {
 using Tuple = std::tuple<std::string, int, std::string>;
 
 AttributeValue x_of(const Tuple& t) { return AttributeValue::binary(std::get<0>(t)); }
-AttributeValue y_of(const Tuple& t) { return AttributeValue::number(*Number::parse(std::to_string(std::get<1>(t))).number); }
+AttributeValue y_of(const Tuple& t) {
+  return AttributeValue::number(*Number::parse(std::to_string(std::get<1>(t))).number);
+}
 AttributeValue z_of(const Tuple& t) { return AttributeValue::string(std::get<2>(t)); }
 
 std::string component(const Tuple& t) {
@@ -98,8 +100,10 @@ TEST_CASE("multi-attribute keys: a key condition is one range of components") {
   };
   check_selects(condition({}, std::nullopt), [](const Tuple&) { return true; });
   check_selects(condition({a0}, std::nullopt), [](const Tuple& t) { return std::get<0>(t) == std::string("a\0", 2); });
-  check_selects(condition({}, cond(SortOp::Gt, a0)), [](const Tuple& t) { return std::get<0>(t) > std::string("a\0", 2); });
-  check_selects(condition({}, cond(SortOp::Le, a0)), [](const Tuple& t) { return std::get<0>(t) <= std::string("a\0", 2); });
+  check_selects(condition({}, cond(SortOp::Gt, a0)),
+                [](const Tuple& t) { return std::get<0>(t) > std::string("a\0", 2); });
+  check_selects(condition({}, cond(SortOp::Le, a0)),
+                [](const Tuple& t) { return std::get<0>(t) <= std::string("a\0", 2); });
   check_selects(condition({}, cond(SortOp::BeginsWith, AttributeValue::binary("a"))),
                 [](const Tuple& t) { return std::get<0>(t).starts_with("a"); });
   const AttributeValue one = AttributeValue::number(*Number::parse("1").number);

@@ -87,7 +87,7 @@ TEST_CASE("item codec: names come from the dictionary and S/B key values from th
                                  "m": {"M": {"pk": {"S": "nested names stay spelled out"}}}})");
   std::string image = image_of(item, "pk", "sk");
   std::string record = items::encode(item, 77, image, {"pk", "sk"}, names);
-  CHECK(names.size() == 4);  // m, name, pk, sk: top-level names only
+  CHECK(names.size() == 4);                      // m, name, pk, sk: top-level names only
   CHECK(occurrences(record, "user#0001") == 1);  // held once, in the image
   CHECK(record.find("Ann") != std::string::npos);
   CHECK(items::decode(record, names) == item);
@@ -124,7 +124,11 @@ TEST_CASE("item codec: key values with zero bytes, N keys and keys that are not 
 TEST_CASE("item codec: records of format 1 (before the name dictionary) are still read") {
   // format 1 | u32 LE size 300 | image "img" | 2 attributes:
   // "a" = S "xy", "b" = M {"c": BOOL true}
-  static constexpr char kBytes[] = "\x01\x2c\x01\x00\x00\x03img\x02\x01" "a\x00\x02xy\x01" "b\x09\x01\x01" "c\x03\x01";
+  static constexpr char kBytes[] =
+      "\x01\x2c\x01\x00\x00\x03img\x02\x01"
+      "a\x00\x02xy\x01"
+      "b\x09\x01\x01"
+      "c\x03\x01";
   const std::string record(kBytes, sizeof kBytes - 1);
   REQUIRE(static_cast<int>(AttributeType::S) == 0);
   REQUIRE(static_cast<int>(AttributeType::BOOL) == 3);
@@ -169,7 +173,8 @@ TEST_CASE("attribute names: threads numbering the same names agree") {
   for (auto& thread : threads) thread.join();
   CHECK(names.size() == 250);
   for (const auto& ids : seen) CHECK(ids == seen.front());
-  for (int i = 0; i < 250; ++i) CHECK(names.name_of(seen.front()[static_cast<std::size_t>(i)]) == "attr" + std::to_string(i));
+  for (int i = 0; i < 250; ++i)
+    CHECK(names.name_of(seen.front()[static_cast<std::size_t>(i)]) == "attr" + std::to_string(i));
 }
 
 namespace {
@@ -205,7 +210,8 @@ class RandomItems {
     return kNames[below(7)];
   }
   std::string text() {
-    static const char* const kTexts[] = {"", "x", "user#0001", "a\\u0000b", "\\u0000", "h\\u00e9llo", "zz\\u0000\\u0000"};
+    static const char* const kTexts[] = {"",        "x",           "user#0001",       "a\\u0000b",
+                                         "\\u0000", "h\\u00e9llo", "zz\\u0000\\u0000"};
     return std::string("\"") + kTexts[below(7)] + "\"";
   }
   std::string bytes() {

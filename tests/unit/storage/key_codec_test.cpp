@@ -27,8 +27,8 @@ std::string stored(std::uint32_t table, const AttributeValue& pk, const Attribut
 }  // namespace
 
 TEST_CASE("keys: strings and binaries sort by bytes, prefixes first") {
-  std::vector<std::string> values = {"", "a", std::string("a\0", 2), std::string("a\0b", 3),
-                                     "ab", "b", "\xC3\xA9", "\xFF", std::string(1, '\0')};
+  std::vector<std::string> values = {"",         "a",    std::string("a\0", 2), std::string("a\0b", 3), "ab", "b",
+                                     "\xC3\xA9", "\xFF", std::string(1, '\0')};
   std::sort(values.begin(), values.end());
   values.erase(std::unique(values.begin(), values.end()), values.end());
   std::vector<std::string> encoded;

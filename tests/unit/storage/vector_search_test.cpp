@@ -43,7 +43,8 @@ TEST_CASE("vector indexes round-trip through the catalog's schema JSON") {
   index.attribute = "emb";
   index.dimensions = 768;
   index.distance = DistanceFunction::DotProduct;
-  index.search_schema = {{"cat", SearchSchemaRole::Hash, ScalarType::S}, {"n", SearchSchemaRole::InlineFilter, ScalarType::N}};
+  index.search_schema = {{"cat", SearchSchemaRole::Hash, ScalarType::S},
+                         {"n", SearchSchemaRole::InlineFilter, ScalarType::N}};
   index.projection = {ProjectionType::Include, {"a", "b"}};
   index.status = IndexStatus::Creating;
   index.backfilling = true;
