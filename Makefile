@@ -34,11 +34,11 @@ bench:
 fuzz:
 	scripts/fuzz.sh
 
-# clang-format the C++ lines this branch changed since it left main (.clang-format; untouched lines stay).
+# clang-format every tracked C++ file in place (.clang-format; the tree is kept formatted).
 format:
 	scripts/format.sh
 
-# Fail, showing the diff, when a line this branch changed is not formatted.
+# Fail, showing the diff, when a C++ file is not formatted (make test runs this).
 format-check:
 	scripts/format.sh --check
 

@@ -2,7 +2,8 @@
 # Installs what is missing, builds, and runs every test: unit tests (doctest via
 # ctest), the integration suite (pytest + boto3 against a dynamod it starts),
 # the AWS CLI, JavaScript SDK and ElectroDB smoke tests, the web console in headless
-# Chromium, the docker files' checks, and a short run of each fuzzer.
+# Chromium, the docker files' checks, clang-format over the C++ tree, and a short run of each
+# fuzzer.
 # Ends with one line: "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -56,6 +57,7 @@ step "JavaScript SDK smoke test" tests/smoke/js/run.sh
 step "ElectroDB smoke test" tests/smoke/electrodb/run.sh
 step "web console (Chromium)" tests/console/run.sh
 step "docker files" tests/docker/check.sh
+step "formatting (clang-format)" scripts/format.sh --check
 # Each fuzzer from the committed seeds for a short, bounded time: a decoding
 # regression (a crash, a hang, a sanitizer report) fails the run.
 step "fuzzers (20 s each)" env FUZZ_SECONDS="${FUZZ_SECONDS:-20}" scripts/fuzz.sh
