@@ -105,6 +105,7 @@ class ConstraintErrors {
   void throw_if_any();
 
  private:
+  static bool is_enum_entry(const std::string& entry);
   std::vector<std::pair<int, std::string>> entries_;
 };
 

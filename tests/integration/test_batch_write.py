@@ -112,8 +112,8 @@ def test_bad_table_name(dynamodb):
 @pytest.mark.parametrize("kw,msg", [
     ({"ReturnConsumedCapacity": "BOGUS"}, ENVELOPE + ENUM_RCC),
     ({"ReturnItemCollectionMetrics": "BOGUS2"}, ENVELOPE + ENUM_RICM),
-    ({"ReturnConsumedCapacity": "BOGUS", "ReturnItemCollectionMetrics": "BOGUS2"},
-     "2 validation errors detected: %s; %s" % (ENUM_RCC, ENUM_RICM)),
+    # Two bad enums: the service stops at the first (eu-west-2 since June 2026; docs/service-fidelity.md).
+    ({"ReturnConsumedCapacity": "BOGUS", "ReturnItemCollectionMetrics": "BOGUS2"}, ENVELOPE + ENUM_RCC),
 ], ids=["rcc", "ricm", "both"])
 def test_bad_enums(unchecked, tables, kw, msg):
     t = tables["h"]

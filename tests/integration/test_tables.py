@@ -426,17 +426,28 @@ def test_projection_names_an_attribute_twice(dynamodb, table):
 
 
 # Several Coral constraint violations are reported together, in one message (the service's
-# envelope "N validation errors detected: a; b").
+# envelope "N validation errors detected: a; b"); a bad enum beside them is not read (the
+# service checks enums only once the other constraints hold, then stops at the first: eu-west-2
+# since June 2026, docs/service-fidelity.md).
 @dev("names only one of them, in a sentence of its own")
 def test_create_table_violations_aggregated(unchecked):
     params = dict(PROV, TableName=h.unique_name("bad"), KeySchema=ks(("pk", "HASH")),
                   AttributeDefinitions=ad(("pk", "BOOL")),
                   ProvisionedThroughput={"ReadCapacityUnits": 0, "WriteCapacityUnits": 1})
     expect_error(lambda: unchecked.create_table(**params), "ValidationException",
-                 "2 validation errors detected: Value '0' at 'provisionedThroughput.readCapacityUnits' failed to "
-                 "satisfy constraint: Member must have value greater than or equal to 1; Value 'BOOL' at "
-                 "'attributeDefinitions.1.member.attributeType' failed to satisfy constraint: Member must satisfy enum "
-                 "value set: [B, N, S]")
+                 "1 validation error detected: Value '0' at 'provisionedThroughput.readCapacityUnits' failed to "
+                 "satisfy constraint: Member must have value greater than or equal to 1")
+
+
+# Two bad enums and nothing else: the first alone.
+@dev("names only one of them, in a sentence of its own")
+def test_create_table_first_bad_enum_alone(unchecked):
+    params = dict(BillingMode="PAY_PER_REQUEST", TableName=h.unique_name("bad"), KeySchema=ks(("pk", "HASH"),
+                                                                                            ("sk", "RANGE")),
+                  AttributeDefinitions=ad(("pk", "BOOL"), ("sk", "BOOL")))
+    expect_error(lambda: unchecked.create_table(**params), "ValidationException",
+                 "1 validation error detected: Value 'BOOL' at 'attributeDefinitions.1.member.attributeType' failed "
+                 "to satisfy constraint: Member must satisfy enum value set: [B, N, S]")
 
 
 # Of several problems, the one the service checks first is named: throughput bounds come before
