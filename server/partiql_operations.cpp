@@ -36,14 +36,14 @@ std::string_view member_code(ErrorCode code) {
   }
 }
 
-Reply select_answer(const ops::ReadResult& result, ReturnConsumedCapacity mode) {
+Reply select_answer(const ops::ReadResult& result, std::string_view fingerprint, ReturnConsumedCapacity mode) {
   JsonWriter out;
   out.begin_object();
   out.key("Items");
   out.raw(*result.items_json);
   if (result.last_evaluated_key_json) {
     out.key("NextToken");
-    out.string(partiql::encode_next_token(*result.last_evaluated_key_json));
+    out.string(partiql::encode_next_token(fingerprint, *result.last_evaluated_key_json));
   }
   encode_consumed_capacity(out, result.consumed, mode);
   out.end_object();
@@ -71,6 +71,7 @@ awaitable<Reply> execute_statement(OperationContext& ctx, json::object body) {
     throw ApiError::validation(std::string(ops::kExistsOutsideTransaction));
   }
   partiql::Inputs inputs;
+  inputs.request_fingerprint = partiql::request_fingerprint(request.statement.statement, request.statement.parameters);
   inputs.parameters = std::move(request.statement.parameters);
   inputs.consistent_read = request.statement.consistent_read;
   inputs.limit = request.limit;
@@ -87,7 +88,7 @@ awaitable<Reply> execute_statement(OperationContext& ctx, json::object body) {
     if (auto throttled = admit_read(ctx, *table, index, partition)) co_return std::move(*throttled);
     ops::ReadResult result = ops::run_select(ctx.store, prepared);
     account_read(ctx, "ExecuteStatement", *table, spec, result, "ExecuteStatement ");
-    co_return select_answer(result, mode);
+    co_return select_answer(result, inputs.request_fingerprint, mode);
   }
   const PrimaryKey key = prepared.write().location.key;
   if (auto throttled = admit_write(ctx, *table, &key.partition)) co_return std::move(*throttled);

@@ -40,6 +40,8 @@ struct Inputs {
   // kTransactionSelectKey); checked after the WHERE clause's own errors and
   // before the key's types.
   std::optional<std::string_view> one_item;
+  // request_fingerprint(statement, parameters): what the NextToken must have been given for.
+  std::string request_fingerprint;
 };
 
 struct ReadPlan {

@@ -34,6 +34,18 @@ std::vector<std::string> not_projected(const TableSchema& table, const IndexSche
   return missing;
 }
 
+// Whether a top-level term fixes the read's partition key, by = or IN. Only then does the
+// service refuse a filter on attributes an index does not project; without one the read is a
+// scan of the index, whose entries lack those attributes, so the filter matches what it
+// matches there (an OR branch holding the key does not count; public suites measured on the
+// service, 2026-09: docs/service-fidelity.md).
+bool keyed_on_partition(const Statement& s, const std::vector<NodeId>& terms, const KeyDef& key,
+                        const Parameters& parameters) {
+  return std::any_of(terms.begin(), terms.end(), [&](NodeId t) {
+    return key_equality(s, t, key.partition.name, parameters) || key_in_list(s, t, key.partition, parameters);
+  });
+}
+
 const IndexSchema* index_named(const TableSchema& table, const std::string& name) {
   const IndexSchema* index = table.find_index(name);
   // PartiQL names no index here (Query appends it).
@@ -192,7 +204,7 @@ ReadPlan translate_select(const Statement& s, const Select& select, const TableS
   ReadPlan plan;
   ReadSpec& spec = plan.spec;
   std::optional<Item> start_key;
-  if (inputs.next_token) start_key = decode_next_token(*inputs.next_token);
+  if (inputs.next_token) start_key = decode_next_token(*inputs.next_token, inputs.request_fingerprint);
   if (select.from.index) {
     // One item is read from the table, before any index is looked for; with
     // ORDER BY, once the index and the ORDER BY's WHERE clause have passed.
@@ -229,7 +241,8 @@ ReadPlan translate_select(const Statement& s, const Select& select, const TableS
   check_condition_key_types(s, terms, query, spec.key, table.key, inputs.parameters);
   const std::vector<NodeId> filter_terms = key_condition(s, terms, inputs.parameters, spec);
   spec.filter = build_condition(s, filter_terms, inputs.parameters);
-  if (spec.index != nullptr && spec.index->projection.type != ProjectionType::All) {
+  if (spec.index != nullptr && spec.index->projection.type != ProjectionType::All &&
+      keyed_on_partition(s, terms, spec.key, inputs.parameters)) {
     const std::vector<std::string> missing = not_projected(table, *spec.index, condition_paths(s, filter_terms));
     if (!missing.empty()) {
       throw ApiError::invalid_parameter("Secondary index " + spec.index->name +

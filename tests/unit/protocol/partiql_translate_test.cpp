@@ -193,6 +193,10 @@ TEST_CASE("partiql translate: index reads") {
   CHECK(error_of([&] { select(R"(SELECT * FROM "t"."gsi" WHERE g = 'x' AND f = 1)", t); }) ==
         "One or more parameter values were invalid: Secondary index gsi does not project one or more filter "
         "attributes: [f]");
+  // Without the index's partition key the read scans the index, filtering on what its entries hold.
+  const ReadPlan scan = select(R"(SELECT * FROM "t"."gsi" WHERE f = 1)", t);
+  CHECK_FALSE(scan.spec.key_condition);
+  CHECK_FALSE(scan.spec.filter.empty());
   CHECK(error_of([&] {
           select(R"(SELECT * FROM "t"."gsi")", t, Inputs{{}, true});
         }) == "Strongly consistent read is not supported on Global Secondary Indexes");
