@@ -125,11 +125,7 @@ List decode_list(json::value& v, int depth) {
 }
 
 AttributeValue decode_value(json::value& v, int depth) {
-  if (depth > kMaxNestingDepth) {
-    throw ApiError::validation(
-        "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported "
-        "limit");
-  }
+  if (depth > kMaxNestingDepth) throw ApiError::validation(std::string(kNestingLimitMessage));
   int types_set = 0;
   AttributeValue result;
   for (auto field : json::read_object(v)) {
@@ -200,7 +196,10 @@ Number parse_number_or_throw(std::string_view text) {
   return std::move(*parsed.number);
 }
 
-AttributeValue decode_attribute_value(json::value& v) { return decode_value(v, 0); }
+// A value standing alone (an ExpressionAttributeValue, a key, a parameter) nests as deep as an
+// attribute of an item may: the service refuses 32 nested levels inside either with the item's
+// text, before any condition is evaluated (docs/service-fidelity.md).
+AttributeValue decode_attribute_value(json::value& v) { return decode_value(v, 1); }
 
 Item decode_item(json::value& v) { return decode_map(v, 0); }
 

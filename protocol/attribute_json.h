@@ -10,6 +10,9 @@ namespace dynamod {
 
 // DynamoDB allows 32 levels of nested lists and maps.
 inline constexpr int kMaxNestingDepth = 32;
+// What a value nested deeper is refused with (ValidationException).
+inline constexpr std::string_view kNestingLimitMessage =
+    "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit";
 
 AttributeValue decode_attribute_value(json::value& v);
 // A map of attribute name -> AttributeValue (an Item, a Key, ExpressionAttributeValues).

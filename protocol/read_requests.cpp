@@ -195,7 +195,7 @@ void check_key_paths(const TableSchema& table, const ReadSpec& spec,
                      const std::optional<expr::Condition>& key_condition) {
   check_read_key_paths(table, spec.filter);
   check_read_key_paths(table, spec.projection);
-  if (key_condition) check_read_key_paths(table, *key_condition);
+  if (key_condition) expr::check_key_condition_not_nested(*key_condition);
 }
 
 // The attributes a projection asks for that the index does not hold, named as
@@ -268,8 +268,11 @@ bool reads_partial_index(const ReadSpec& spec) {
   return spec.index != nullptr && spec.index->projection.type != ProjectionType::All;
 }
 
-// Select's rules, against the projection asked for and the index read.
-void apply_select(const ReadParameters& r, const TableSchema& table, ReadSpec& spec, const char* operation) {
+// Select's rules, against the projection asked for and the index read. SPECIFIC_ATTRIBUTES
+// without a projection: a Query wraps the sentence in the constraint envelope, a Scan does not
+// (the service, 2026; docs/service-fidelity.md).
+enum class SelectRead { Query, Scan };
+void apply_select(const ReadParameters& r, const TableSchema& table, ReadSpec& spec, SelectRead read) {
   const bool global = reads_global_index(table, spec);
   const bool partial_index = reads_partial_index(spec);
   bool has_projection = spec.projection.has_value();
@@ -278,6 +281,7 @@ void apply_select(const ReadParameters& r, const TableSchema& table, ReadSpec& s
       case Select::SpecificAttributes:
         if (!has_projection) {
           throw ApiError::validation(
+              std::string(read == SelectRead::Query ? "1 validation error detected: " : "") +
               "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES");
         }
         break;
@@ -287,8 +291,7 @@ void apply_select(const ReadParameters& r, const TableSchema& table, ReadSpec& s
                                      " when choosing to get ALL_PROJECTED_ATTRIBUTES");
         }
         if (spec.index == nullptr) {
-          throw ApiError::validation(std::string("ALL_PROJECTED_ATTRIBUTES can be used only when ") + operation +
-                                     " using an IndexName");
+          throw ApiError::validation("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
         }
         break;
       case Select::Count:
@@ -329,10 +332,15 @@ void check_index_projection(const ReadParameters& r, const TableSchema& table, R
 }
 
 // ExclusiveStartKey: exactly the table's key, plus the index's key when reading an index.
-void check_start_key(const Item& start, const TableSchema& table, const ReadSpec& spec) {
+// A key of other names, count or types is "The provided starting key is invalid", which a
+// Scan of the table itself completes with the schema sentence (the service; dynalite's suite).
+enum class StartKeyRead { Query, Scan };
+void check_start_key(const Item& start, const TableSchema& table, const ReadSpec& spec, StartKeyRead read) {
   auto invalid = [](const std::string& detail = {}) {
     return ApiError::validation("The provided starting key is invalid" + (detail.empty() ? "" : ": " + detail));
   };
+  const std::string mismatch =
+      read == StartKeyRead::Scan && spec.index == nullptr ? "The provided key element does not match the schema" : "";
   std::vector<KeyElement> expected{table.key.partition};
   if (table.key.sort) expected.push_back(*table.key.sort);
   if (spec.index != nullptr) {
@@ -344,10 +352,10 @@ void check_start_key(const Item& start, const TableSchema& table, const ReadSpec
       }
     }
   }
-  if (start.size() != expected.size()) throw invalid();
+  if (start.size() != expected.size()) throw invalid(mismatch);
   for (const KeyElement& k : expected) {
     const AttributeValue* v = start.find(k.name);
-    if (v == nullptr || v->type() != to_attribute_type(k.type)) throw invalid();
+    if (v == nullptr || v->type() != to_attribute_type(k.type)) throw invalid(mismatch);
   }
   try {
     key_from_key(table.key, key_attributes(table.key, start));
@@ -455,7 +463,7 @@ ReadSpec validate_query(const QueryRequest& request, const TableSchema& table) {
   spec.forward = request.scan_index_forward;
   spec.consistent = r.consistent_read;
   if (r.exclusive_start_key) {
-    check_start_key(*r.exclusive_start_key, table, spec);
+    check_start_key(*r.exclusive_start_key, table, spec, StartKeyRead::Query);
     const Item& start = *r.exclusive_start_key;
     expr::check_start_key_bounds(*spec.key_condition, spec.key, start);
     spec.exclusive_start_key = start;
@@ -464,7 +472,7 @@ ReadSpec validate_query(const QueryRequest& request, const TableSchema& table) {
   // ExclusiveStartKey (DynamoDB Local): filter attributes the index lacks,
   // Select, attributes asked for that a GSI lacks.
   if (reads_partial_index(spec)) check_filter_projected(table, spec);
-  apply_select(r, table, spec, "Querying");
+  apply_select(r, table, spec, SelectRead::Query);
   check_index_projection(r, table, spec);
   if (key_condition_not_indexable) expr::throw_not_indexable();
   return spec;
@@ -505,10 +513,10 @@ ReadSpec validate_scan(const ScanRequest& request, const TableSchema& table) {
     spec.total_segments = *request.total_segments;
   }
   if (r.exclusive_start_key) {
-    check_start_key(*r.exclusive_start_key, table, spec);
+    check_start_key(*r.exclusive_start_key, table, spec, StartKeyRead::Scan);
     spec.exclusive_start_key = *r.exclusive_start_key;
   }
-  apply_select(r, table, spec, "Querying");
+  apply_select(r, table, spec, SelectRead::Scan);
   check_key_paths(table, spec, std::nullopt);
   if (reads_partial_index(spec)) check_filter_projected(table, spec);
   check_index_projection(r, table, spec);

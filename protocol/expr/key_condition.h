@@ -44,6 +44,11 @@ struct KeyCondition {
 // keys in errors), empty for the table.
 KeyCondition extract_key_condition(const Condition& c, const KeyDef& key, std::string_view index = {});
 
+// "Invalid KeyConditionExpression: KeyConditionExpressions cannot have conditions on nested
+// attributes" for a path of more than one step anywhere in the condition; a Query checks it
+// after the filter's and the projection's paths into key attributes (key_paths.h).
+void check_key_condition_not_nested(const Condition& c);
+
 // Checks that an ExclusiveStartKey lies within a Query's key condition: its
 // partition, then its sort key (the range key predicate), with the service's
 // messages.

@@ -96,7 +96,8 @@ ValueMap decode_expression_values(json::value& v) {
     try {
       out[key] = decode_attribute_value(value);
     } catch (const ApiError& e) {
-      if (e.code() != ErrorCode::ValidationException) throw;
+      // The depth limit is the item's, checked on the request as a whole: its text stands alone.
+      if (e.code() != ErrorCode::ValidationException || e.message() == kNestingLimitMessage) throw;
       throw ApiError::validation("ExpressionAttributeValues contains invalid value: " + e.message() + " for key " +
                                  key);
     }

@@ -11,7 +11,7 @@ from decimal import Decimal
 import pytest
 
 import dynamo_helpers as h
-from dynamo_helpers import coral_either, either_envelope, expect_error
+from dynamo_helpers import ENVELOPE, coral_either, either_envelope, expect_error
 
 dev = pytest.mark.dynamodb_local_deviation
 VE = "ValidationException"
@@ -533,6 +533,15 @@ def test_select_errors(dynamodb, tables, kw, message):
                  either_envelope(message))
 
 
+# SPECIFIC_ATTRIBUTES without a projection: a Query's text is enveloped (a Scan's is bare:
+# test_scan.py; the service, 2026, docs/service-fidelity.md).
+@dev("answers the bare sentence")
+def test_select_specific_without_projection_enveloped(dynamodb, tables):
+    expect_error(lambda: query(dynamodb, tables["qs"], "pk = :p", {":p": S("p")}, Select="SPECIFIC_ATTRIBUTES"), VE,
+                 ENVELOPE + "Must specify the AttributesToGet or ProjectionExpression when choosing to get "
+                 "SPECIFIC_ATTRIBUTES")
+
+
 # Of several errors in one read, the first in this order is named (DynamoDB Local; the service's
 # order is not documented): a strongly consistent read of a GSI, the key condition, the filter's
 # key attributes, ExclusiveStartKey, filter attributes the index lacks, Select against the
@@ -707,6 +716,37 @@ def test_exclusive_start_key_errors(dynamodb, tables, index, kce, values, esk, m
     kw = {"IndexName": index} if index else {}
     expect_error(lambda: query(dynamodb, tables["qs"], kce, values, ExclusiveStartKey=esk, **kw), VE,
                  messages if isinstance(messages, list) else [messages])
+
+
+# A key condition on a nested path, of a key attribute or not, through a name or not: the
+# service's own text (eu-west-2, 2026: docs/service-fidelity.md), after the filter's and the
+# projection's paths into keys (test_key_paths.py).
+NESTED_KEY_CONDITION = ("Invalid KeyConditionExpression: KeyConditionExpressions cannot have conditions on nested "
+                        "attributes")
+
+
+@dev("'Key attributes must be scalars; ...' for a key attribute's path")
+@pytest.mark.parametrize("index,kce,names", [
+    (None, "pk.foo = :p", None),
+    (None, "pk[0] = :p", None),
+    (None, "pk = :p AND sk.foo = :s", None),
+    (None, "pk = :p AND begins_with(sk.foo, :s)", None),
+    (None, "pk = :p AND sk.foo BETWEEN :s AND :s", None),
+    (None, "#d.foo = :p", {"#d": "pk"}),
+    ("gsi", "g.x = :p", None),
+], ids=["partition", "partition-index", "sort", "begins-with", "between", "through-name", "gsi"])
+def test_key_condition_on_nested_key(dynamodb, tables, index, kce, names):
+    kw = {"IndexName": index} if index else {}
+    values = {":p": S("p")}
+    if ":s" in kce:
+        values[":s"] = S("a")
+    expect_error(lambda: query(dynamodb, tables["qs"], kce, values, names, **kw), VE, NESTED_KEY_CONDITION)
+
+
+@dev("the bare sentence, without 'Invalid KeyConditionExpression: '")
+def test_key_condition_on_nested_attribute(dynamodb, tables):
+    expect_error(lambda: query(dynamodb, tables["qs"], "pk = :p AND foo.bar = :s", {":p": S("p"), ":s": S("a")}), VE,
+                 NESTED_KEY_CONDITION)
 
 
 # A query on a missing table.
