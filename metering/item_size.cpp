@@ -1,5 +1,9 @@
 #include "metering/item_size.h"
 
+#include <algorithm>
+
+#include "protocol/expr/path.h"
+
 namespace dynamod::metering {
 
 std::uint64_t number_size(const Number& n) {
@@ -55,6 +59,32 @@ std::uint64_t value_size(const AttributeValue& value) {
 std::uint64_t item_size(const Item& item) {
   std::uint64_t size = 0;
   for (const auto& [name, value] : item) size += name.size() + value_size(value);
+  return size;
+}
+
+namespace {
+
+// The service's cost of each action, independent of its value, type, name or alias. ADD and
+// DELETE were not measured: ADD writes as a SET does, DELETE removes as a REMOVE does.
+constexpr std::uint64_t kUpdateBaseCost = 3;
+constexpr std::uint64_t kWritingActionCost = 19;
+constexpr std::uint64_t kListIndexCost = 1;
+constexpr std::uint64_t kRemovingActionCost = 2;
+
+std::uint64_t written(const expr::Path& path, const Item& finished) {
+  const bool through_index =
+      std::any_of(path.steps.begin(), path.steps.end(), [](const expr::PathStep& s) { return !s.is_name(); });
+  const AttributeValue* value = expr::find_path(finished, path);
+  return kWritingActionCost + (through_index ? kListIndexCost : 0) + path.root().size() +
+         (value != nullptr ? value_size(*value) : 0);
+}
+
+}  // namespace
+
+std::uint64_t update_written_size(const expr::UpdateActions& actions, const Item& finished) {
+  std::uint64_t size = kUpdateBaseCost + kRemovingActionCost * (actions.remove.size() + actions.del.size());
+  for (const auto& a : actions.set) size += written(a.path, finished);
+  for (const auto& a : actions.add) size += written(a.path, finished);
   return size;
 }
 

@@ -47,29 +47,36 @@ void ThroughputModel::OnDemand::roll(std::int64_t now_second) {
 ThroughputModel::ThroughputModel(const ThroughputSettings& settings, double now) { configure(settings, now); }
 
 void ThroughputModel::configure(const ThroughputSettings& settings, double now) {
-  auto set = [&](Resource& r, const ProvisionedRate& rate, bool fresh) {
+  auto set = [&](Resource& r, const ProvisionedRate& rate, const OnDemandRates& on_demand, bool fresh) {
+    // Warm throughput is what the resource serves at once: twice the previous peak.
+    const double read_peak = on_demand.warm.read_units > 0 ? on_demand.warm.read_units / 2 : kInitialReadPeak;
+    const double write_peak = on_demand.warm.write_units > 0 ? on_demand.warm.write_units / 2 : kInitialWritePeak;
     if (fresh) {
       r.read_bucket = TokenBucket(rate.read_units, kBurstSeconds, now);
       r.write_bucket = TokenBucket(rate.write_units, kBurstSeconds, now);
-      r.read_demand.previous_peak = kInitialReadPeak;
-      r.write_demand.previous_peak = kInitialWritePeak;
+      r.read_demand.previous_peak = read_peak;
+      r.write_demand.previous_peak = write_peak;
     } else {
       r.read_bucket.set_rate(rate.read_units, now);
       r.write_bucket.set_rate(rate.write_units, now);
+      r.read_demand.previous_peak = std::max(r.read_demand.previous_peak, read_peak);
+      r.write_demand.previous_peak = std::max(r.write_demand.previous_peak, write_peak);
     }
+    r.maximum = on_demand.maximum;
   };
   const bool first = !configured_;
   configured_ = true;
   // A switch to provisioned starts with full buckets, as a new table does.
   const bool to_provisioned = settings.provisioned && !provisioned_;
   provisioned_ = settings.provisioned;
-  set(table_, settings.table, first || to_provisioned);
+  set(table_, settings.table, settings.table_on_demand, first || to_provisioned);
   std::map<std::string, Resource> next;
   for (const auto& [name, rate] : settings.global_indexes) {
     auto it = indexes_.find(name);
     const bool fresh = it == indexes_.end() || to_provisioned;
     Resource r = fresh ? Resource{} : it->second;
-    set(r, rate, fresh);
+    auto on_demand = settings.index_on_demand.find(name);
+    set(r, rate, on_demand == settings.index_on_demand.end() ? OnDemandRates{} : on_demand->second, fresh);
     next.emplace(name, r);
   }
   indexes_ = std::move(next);
@@ -83,6 +90,8 @@ std::optional<Throttle::Limit> ThroughputModel::admit(Resource& r, bool read, do
   }
   OnDemand& d = read ? r.read_demand : r.write_demand;
   d.roll(whole_second(now));
+  const double maximum = read ? r.maximum.read_units : r.maximum.write_units;
+  if (maximum > 0 && d.used >= maximum) return Throttle::Limit::MaxOnDemand;
   if (d.used >= kTableQuota) return Throttle::Limit::TableQuota;
   if (d.used >= 2 * d.previous_peak) return Throttle::Limit::OnDemand;
   return std::nullopt;

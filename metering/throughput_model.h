@@ -12,9 +12,11 @@
 //   known. A base-table write also needs credit in every GSI's write bucket
 //   (GSI back-pressure); a read of a GSI uses only that GSI's bucket.
 // - PAY_PER_REQUEST: up to twice the previous peak per second, the previous
-//   peak starting at 6,000 read / 2,000 write units (so 12,000 / 4,000 for a
-//   new table) and rising to a busier second 30 minutes after it happened;
-//   never past the table quota of 40,000 units per second.
+//   peak starting at half the warm throughput (6,000 read / 2,000 write units
+//   for a new table, so 12,000 / 4,000) and rising to a busier second 30
+//   minutes after it happened, or to half a higher warm throughput at once;
+//   never past the table quota of 40,000 units per second, nor past the
+//   table's or GSI's OnDemandThroughput maximum.
 // - Both modes: at most 3,000 read and 1,000 write units per second on one
 //   partition key value, burst or not.
 
@@ -37,18 +39,28 @@ struct ProvisionedRate {
   friend bool operator==(const ProvisionedRate&, const ProvisionedRate&) = default;
 };
 
+// On demand: the warm throughput a table or GSI serves at once (0: the service's 12,000 / 4,000)
+// and its OnDemandThroughput maximum (0: none).
+struct OnDemandRates {
+  ProvisionedRate warm;
+  ProvisionedRate maximum;
+  friend bool operator==(const OnDemandRates&, const OnDemandRates&) = default;
+};
+
 // A table's capacity settings (from its description).
 struct ThroughputSettings {
   bool provisioned = false;
   ProvisionedRate table;
   std::map<std::string, ProvisionedRate> global_indexes;
+  OnDemandRates table_on_demand;
+  std::map<std::string, OnDemandRates> index_on_demand;  // by GSI name; a GSI left out has the defaults
   friend bool operator==(const ThroughputSettings&, const ThroughputSettings&) = default;
 };
 
 // Why a request is throttled, in the service's terms: the reason string is
 // <Table|Index><Read|Write><limit>ThroughputExceeded.
 struct Throttle {
-  enum class Limit : std::uint8_t { Provisioned, KeyRange, OnDemand, TableQuota };
+  enum class Limit : std::uint8_t { Provisioned, KeyRange, OnDemand, TableQuota, MaxOnDemand };
   bool read = false;
   std::string index;  // empty: the table
   Limit limit = Limit::Provisioned;
@@ -86,6 +98,7 @@ class ThroughputModel {
   struct Resource {
     TokenBucket read_bucket, write_bucket;  // provisioned
     OnDemand read_demand, write_demand;     // on-demand
+    ProvisionedRate maximum;                // on-demand: OnDemandThroughput (0: none)
   };
   struct PartitionUse {
     std::int64_t second = -1;

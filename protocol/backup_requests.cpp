@@ -270,6 +270,15 @@ TableSchema restored_schema(const TableSchema& source, const std::string& target
   if (source.table_class) create.table_class = std::string(table_class_name(*source.table_class));
   TableSchema restored = validate_create_table(create);
   keep_vector_indexes(source, restored);
+  // The source's encryption key and on-demand maximums go along (an index by its name).
+  restored.sse_kms_key = source.sse_kms_key;
+  if (restored.billing_mode == BillingMode::PayPerRequest) {
+    if (!restored.on_demand_maximum) restored.on_demand_maximum = source.on_demand_maximum;
+    for (IndexSchema& index : restored.global_indexes) {
+      const IndexSchema* was = source.find_index(index.name);
+      if (!index.on_demand_maximum && was != nullptr) index.on_demand_maximum = was->on_demand_maximum;
+    }
+  }
   return restored;
 }
 

@@ -43,6 +43,12 @@ CreateTableRequest decode_create_table(json::object body) {
       r.resource_policy = read_optional_string(value);
     } else if (key == "VectorIndexes") {
       r.vector_indexes = decode_raw_vector_indexes(value);
+    } else if (key == "OnDemandThroughput") {
+      r.on_demand = decode_raw_on_demand(value);
+    } else if (key == "WarmThroughput") {
+      r.warm = decode_raw_warm(value);
+    } else if (key == "SSESpecification") {
+      r.sse = decode_raw_sse(value);
     }
   }
   return r;
@@ -80,6 +86,8 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
     errors.add(*r.table_class, "tableClass",
                "Member must satisfy enum value set: [STANDARD, STANDARD_INFREQUENT_ACCESS]");
   }
+  if (r.sse) check_sse_constraints(*r.sse, errors);
+  if (r.warm) check_warm_constraints(*r.warm, "warmThroughput", errors);
   errors.throw_if_any();
 
   TableSchema schema;
@@ -171,6 +179,9 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
         t.write_units = *raw.throughput->write_units;
         index.throughput = t;
       }
+      if (raw.on_demand)
+        index.on_demand_maximum = checked_on_demand(*raw.on_demand, schema.billing_mode, index.name, {});
+      if (raw.warm) index.warm = checked_index_warm(*raw.warm, {});
       schema.global_indexes.push_back(std::move(index));
     }
   }
@@ -238,6 +249,11 @@ TableSchema validate_create_table(const CreateTableRequest& r) {
     schema.table_class = *r.table_class == "STANDARD" ? TableClass::Standard : TableClass::StandardInfrequentAccess;
   }
   schema.deletion_protection = r.deletion_protection.value_or(false);
+  if (r.on_demand) schema.on_demand_maximum = checked_on_demand(*r.on_demand, schema.billing_mode, "", {});
+  // What the table starts with is at least its floor, and only grows from there.
+  schema.warm = described_warm(r.warm ? std::optional(checked_index_warm(*r.warm, {})) : std::nullopt,
+                               schema.billing_mode, &schema.throughput);
+  if (r.sse) schema.sse_kms_key = checked_sse_key(*r.sse);
   // Its RevisionId is the table's creation time, given with the table's storage id.
   if (r.resource_policy) schema.resource_policies.push_back({"", canonical_policy(*r.resource_policy).document, "", 0});
   return schema;

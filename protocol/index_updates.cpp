@@ -96,7 +96,18 @@ IndexUpdates validate_index_updates(const UpdateTableRequest& r, const TableSche
       out.delete_name = *u.delete_name;
     } else if (u.update_name) {
       const IndexSchema& index = existing_global(table, *u.update_name, "update");
-      if (!u.update_throughput) continue;  // OnDemandThroughput / WarmThroughput: nothing dynamod models
+      if (u.update_on_demand) {
+        out.on_demand_updates.emplace_back(
+            index.name, checked_on_demand(*u.update_on_demand, mode, index.name, index.on_demand_maximum));
+      }
+      if (u.update_warm) {
+        // A GSI's warm throughput may go down, to no less than its floor.
+        out.warm_updates.emplace_back(
+            index.name,
+            checked_index_warm(*u.update_warm,
+                               described_warm(index.warm, mode, index.throughput ? &*index.throughput : nullptr)));
+      }
+      if (!u.update_throughput) continue;
       if (mode == BillingMode::PayPerRequest) {
         throw ApiError::invalid_parameter("The only Updates for index: " + index.name +
                                           " when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, "
@@ -175,6 +186,8 @@ IndexUpdates validate_index_updates(const UpdateTableRequest& r, const TableSche
         t.write_units = *raw.throughput->write_units;
         index.throughput = t;
       }
+      if (raw.on_demand) index.on_demand_maximum = checked_on_demand(*raw.on_demand, mode, name, {});
+      if (raw.warm) index.warm = checked_index_warm(*raw.warm, {});
       index.status = IndexStatus::Creating;
       out.create = std::move(index);
     }

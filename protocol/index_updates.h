@@ -15,8 +15,12 @@ struct IndexUpdates {
   std::vector<AttributeDefinition> new_definitions;  // key attributes the new index adds
   std::optional<std::string> delete_name;
   std::vector<std::pair<std::string, std::pair<std::int64_t, std::int64_t>>> throughput_updates;
+  std::vector<std::pair<std::string, OnDemandMaximum>> on_demand_updates;
+  std::vector<std::pair<std::string, WarmUnits>> warm_updates;
 
-  bool empty() const { return !create && !delete_name && throughput_updates.empty(); }
+  bool empty() const {
+    return !create && !delete_name && throughput_updates.empty() && on_demand_updates.empty() && warm_updates.empty();
+  }
 };
 
 // `mode` is the table's billing mode after this request. UpdateTable checks the index updates

@@ -96,7 +96,7 @@ bool is_empty_key_error(const ApiError& error) {
 }
 
 void check_item_size(std::uint64_t size) {
-  if (size > kMaxItemSize) throw ApiError::validation("Item size has exceeded the maximum allowed size");
+  if (size > kMaxItemSize) throw ApiError::validation(kItemTooLarge);
 }
 
 }  // namespace dynamod

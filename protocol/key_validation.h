@@ -12,7 +12,11 @@
 
 namespace dynamod {
 
+// The stored item's size, keys included, on every write path (the service, 2026).
 inline constexpr std::uint64_t kMaxItemSize = 400 * 1024;
+// The put paths' words for an item over it, and the update paths'.
+inline constexpr const char* kItemTooLarge = "Item size has exceeded the maximum allowed size";
+inline constexpr const char* kUpdateTooLarge = "Item size to update has exceeded the maximum allowed size";
 inline constexpr std::uint64_t kMaxPartitionKeySize = 2048;
 inline constexpr std::uint64_t kMaxSortKeySize = 1024;
 

@@ -1,6 +1,7 @@
 #include "protocol/responses.h"
 
 #include "protocol/attribute_json.h"
+#include "protocol/capacity_settings.h"
 #include "protocol/vector_index.h"
 
 namespace dynamod {
@@ -25,9 +26,10 @@ void write_throughput(JsonWriter& out, const Throughput& t) {
   out.end_object();
 }
 
-// `table_creating`: the CreateTable answer, whose CREATING indexes report no Backfilling; an index
-// that UpdateTable creates does, false until its backfill starts (ACKQ, errors-indexes.md).
-void write_index(JsonWriter& out, const IndexSchema& index, bool global, const std::string& table_arn,
+// `global`: the table of a global index (null for a local one). `table_creating`: the CreateTable answer, whose
+// CREATING indexes report no Backfilling; an index that UpdateTable creates does, false until its backfill starts
+// (ACKQ, errors-indexes.md).
+void write_index(JsonWriter& out, const IndexSchema& index, const TableSchema* global, const std::string& table_arn,
                  const IndexCounters& counters, bool table_creating = false) {
   out.begin_object();
   encode_index_definition(out, index);
@@ -40,6 +42,11 @@ void write_index(JsonWriter& out, const IndexSchema& index, bool global, const s
     }
     out.key("ProvisionedThroughput");
     write_throughput(out, index.throughput.value_or(Throughput{}));
+    if (global->billing_mode == BillingMode::PayPerRequest && index.on_demand_maximum) {
+      encode_on_demand(out, *index.on_demand_maximum);
+    }
+    encode_warm(out, described_warm(index.warm, global->billing_mode, index.throughput ? &*index.throughput : nullptr),
+                index_status_name(index.status));
   }
   auto it = counters.find(index.id);
   TableCounters c = it != counters.end() ? it->second : TableCounters{};
@@ -175,14 +182,14 @@ void encode_table_description(JsonWriter& out, const TableSchema& s, const Table
   if (full && !s.local_indexes.empty()) {
     out.key("LocalSecondaryIndexes");
     out.begin_array();
-    for (const auto& index : s.local_indexes) write_index(out, index, false, this_arn, index_counters);
+    for (const auto& index : s.local_indexes) write_index(out, index, nullptr, this_arn, index_counters);
     out.end_array();
   }
   if (full && !s.global_indexes.empty()) {
     out.key("GlobalSecondaryIndexes");
     out.begin_array();
     for (const auto& index : s.global_indexes) {
-      write_index(out, index, true, this_arn, index_counters, s.status == TableStatus::Creating);
+      write_index(out, index, &s, this_arn, index_counters, s.status == TableStatus::Creating);
     }
     out.end_array();
   }
@@ -226,6 +233,12 @@ void encode_table_description(JsonWriter& out, const TableSchema& s, const Table
     out.string(table_class_name(*s.table_class));
     out.end_object();
   }
+  if (full && !s.sse_kms_key.empty())
+    encode_sse_description(out, kms_key_arn(s.sse_kms_key, arn.region, arn.account_id));
+  if (full && s.billing_mode == BillingMode::PayPerRequest && s.on_demand_maximum) {
+    encode_on_demand(out, *s.on_demand_maximum);
+  }
+  if (full) encode_warm(out, described_warm(s.warm, s.billing_mode, &s.throughput), table_status_name(s.status));
   out.key("DeletionProtectionEnabled");
   out.boolean(s.deletion_protection);
   out.end_object();

@@ -99,6 +99,10 @@ RawIndex decode_raw_index(json::value& v) {
       index.projection = std::move(p);
     } else if (key == "ProvisionedThroughput") {
       index.throughput = decode_raw_throughput(value);
+    } else if (key == "OnDemandThroughput") {
+      index.on_demand = decode_raw_on_demand(value);
+    } else if (key == "WarmThroughput") {
+      index.warm = decode_raw_warm(value);
     }
   }
   return index;
@@ -233,6 +237,7 @@ void check_one_index_constraints(const RawIndex& index, const std::string& membe
     check_name(*index.index_name, member + "indexName", errors);
   }
   if (index.throughput) check_throughput_constraints(*index.throughput, member + "provisionedThroughput", errors);
+  if (index.warm) check_warm_constraints(*index.warm, member + "warmThroughput", errors);
 }
 
 KeyDef check_key_structure(const std::vector<RawKeyElement>& key_schema,

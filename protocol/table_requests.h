@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "protocol/capacity_settings.h"
 #include "protocol/json_reader.h"
 #include "protocol/settings_requests.h"
 #include "protocol/table_schema.h"
@@ -39,6 +40,8 @@ struct RawIndex {
   std::optional<std::vector<RawKeyElement>> key_schema;
   std::optional<RawProjection> projection;
   std::optional<RawThroughput> throughput;
+  std::optional<RawOnDemandThroughput> on_demand;  // GSIs
+  std::optional<RawWarmThroughput> warm;           // GSIs
 };
 
 struct RawStreamSpecification {
@@ -60,6 +63,9 @@ struct CreateTableRequest {
   std::optional<bool> deletion_protection;
   std::optional<std::string> resource_policy;                 // a policy document (protocol/resource_policy.h)
   std::optional<std::vector<RawVectorIndex>> vector_indexes;  // protocol/vector_index.h
+  std::optional<RawOnDemandThroughput> on_demand;
+  std::optional<RawWarmThroughput> warm;
+  std::optional<RawSseSpecification> sse;
 };
 
 // One entry of UpdateTable's GlobalSecondaryIndexUpdates.
@@ -69,6 +75,8 @@ struct RawIndexUpdate {
   std::optional<std::string> delete_name;
   std::optional<std::string> update_name;
   std::optional<RawThroughput> update_throughput;
+  std::optional<RawOnDemandThroughput> update_on_demand;
+  std::optional<RawWarmThroughput> update_warm;
 };
 
 struct UpdateTableRequest {
@@ -81,6 +89,9 @@ struct UpdateTableRequest {
   std::optional<std::vector<RawIndexUpdate>> index_updates;
   std::optional<RawStreamSpecification> stream;
   std::optional<std::vector<RawVectorIndexUpdate>> vector_index_updates;  // protocol/vector_index.h
+  std::optional<RawOnDemandThroughput> on_demand;
+  std::optional<RawWarmThroughput> warm;
+  std::optional<RawSseSpecification> sse;
   // Parameters of features dynamod lacks: present means "asked for".
   bool has_other_unsupported = false;
   std::string unsupported_parameter;
@@ -138,6 +149,9 @@ struct TableUpdate {
   std::optional<std::pair<std::int64_t, std::int64_t>> throughput;
   std::optional<TableClass> table_class;
   std::optional<bool> deletion_protection;
+  std::optional<OnDemandMaximum> on_demand_maximum;
+  std::optional<WarmUnits> warm;
+  std::optional<std::string> sse_key;  // protocol/capacity_settings.h checked_sse_key
 };
 // Checks the request on its own (constraints, required members).
 void validate_update_table_request(const UpdateTableRequest& request);

@@ -71,6 +71,23 @@ struct Throughput {
   friend bool operator==(const Throughput&, const Throughput&) = default;
 };
 
+// OnDemandThroughput of an on-demand table or GSI: its maximum request units per second, -1 for
+// no maximum (API_OnDemandThroughput).
+struct OnDemandMaximum {
+  std::int64_t read_units = -1;
+  std::int64_t write_units = -1;
+  friend bool operator==(const OnDemandMaximum&, const OnDemandMaximum&) = default;
+};
+
+// Warm throughput (units per second a table or GSI serves at once). What DescribeTable reports is
+// never below the floor: 12,000 read / 4,000 write units on demand, the provisioned units otherwise
+// (protocol/capacity_settings.h).
+struct WarmUnits {
+  std::int64_t read_units = 0;
+  std::int64_t write_units = 0;
+  friend bool operator==(const WarmUnits&, const WarmUnits&) = default;
+};
+
 struct Projection {
   ProjectionType type = ProjectionType::All;
   std::vector<std::string> non_key_attributes;
@@ -99,7 +116,9 @@ struct IndexSchema {
   std::uint32_t id = 0;  // storage key space of the index
   KeyDef key;
   Projection projection;
-  std::optional<Throughput> throughput;  // GSIs of PROVISIONED tables
+  std::optional<Throughput> throughput;              // GSIs of PROVISIONED tables
+  std::optional<OnDemandMaximum> on_demand_maximum;  // GSIs: as last set
+  std::optional<WarmUnits> warm;                     // GSIs: as last asked for
   IndexStatus status = IndexStatus::Active;
   bool backfilling = false;
   std::optional<ContributorInsights> contributor_insights;  // global indexes only
@@ -207,6 +226,12 @@ struct TableSchema {
   // no BillingModeSummary.
   double billing_mode_updated = 0;
   Throughput throughput;
+  std::optional<OnDemandMaximum> on_demand_maximum;  // as last set
+  std::optional<WarmUnits> warm;                     // the highest asked for or reached (it never decreases)
+  // Server-side encryption with a KMS key (SSESpecification Enabled): the key as named
+  // (protocol/capacity_settings.h checked_sse_key). Empty: the default AWS-owned key, which
+  // DescribeTable does not describe.
+  std::string sse_kms_key;
   std::vector<IndexSchema> global_indexes;
   std::vector<IndexSchema> local_indexes;
   std::vector<VectorIndexSchema> vector_indexes;

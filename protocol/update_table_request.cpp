@@ -23,17 +23,23 @@ RawIndexUpdate decode_index_update(json::value& v) {
       ++u.actions;
       std::optional<std::string> name;
       std::optional<RawThroughput> throughput;
+      std::optional<RawOnDemandThroughput> on_demand;
+      std::optional<RawWarmThroughput> warm;
       for (auto member : json::read_object(value)) {
         std::string_view mkey = member.unescaped_key().value();
         json::value m = member.value();
         if (mkey == "IndexName") name = read_optional_string(m);
         else if (mkey == "ProvisionedThroughput") throughput = decode_raw_throughput(m);
+        else if (mkey == "OnDemandThroughput") on_demand = decode_raw_on_demand(m);
+        else if (mkey == "WarmThroughput") warm = decode_raw_warm(m);
       }
       if (key == "Delete") {
         u.delete_name = name.value_or("");
       } else {
         u.update_name = name.value_or("");
         u.update_throughput = throughput;
+        u.update_on_demand = on_demand;
+        u.update_warm = warm;
       }
     }
   }
@@ -65,10 +71,15 @@ UpdateTableRequest decode_update_table(json::object body) {
       r.stream = decode_raw_stream_specification(value);
     } else if (key == "VectorIndexUpdates") {
       r.vector_index_updates = decode_vector_index_updates(value);
+    } else if (key == "OnDemandThroughput") {
+      r.on_demand = decode_raw_on_demand(value);
+    } else if (key == "WarmThroughput") {
+      r.warm = decode_raw_warm(value);
+    } else if (key == "SSESpecification") {
+      r.sse = decode_raw_sse(value);
     } else if (json::is_null(value)) {
       continue;
-    } else if (key == "SSESpecification" || key == "ReplicaUpdates" || key == "OnDemandThroughput" ||
-               key == "WarmThroughput" || key == "MultiRegionConsistency") {
+    } else if (key == "ReplicaUpdates" || key == "MultiRegionConsistency") {
       r.has_other_unsupported = true;
       r.unsupported_parameter = std::string(key);
     }
@@ -88,6 +99,18 @@ void validate_update_table_request(const UpdateTableRequest& r) {
     errors.add(*r.table_class, "tableClass",
                "Member must satisfy enum value set: [STANDARD, STANDARD_INFREQUENT_ACCESS]");
   }
+  if (r.sse) check_sse_constraints(*r.sse, errors);
+  if (r.warm) check_warm_constraints(*r.warm, "warmThroughput", errors);
+  if (r.index_updates) {
+    for (std::size_t i = 0; i < r.index_updates->size(); ++i) {
+      const RawIndexUpdate& u = (*r.index_updates)[i];
+      if (u.update_warm) {
+        check_warm_constraints(*u.update_warm,
+                               "globalSecondaryIndexUpdates." + std::to_string(i + 1) + ".member.update.warmThroughput",
+                               errors);
+      }
+    }
+  }
   errors.throw_if_any();
   if (r.has_other_unsupported) throw ApiError::validation("dynamod does not support " + r.unsupported_parameter);
   bool index_changes =
@@ -102,7 +125,8 @@ void validate_update_table_request(const UpdateTableRequest& r) {
 }
 
 bool has_table_changes(const UpdateTableRequest& r) {
-  return r.billing_mode || r.throughput || r.table_class || r.deletion_protection || r.stream;
+  return r.billing_mode || r.throughput || r.table_class || r.deletion_protection || r.stream || r.on_demand ||
+         r.warm || r.sse;
 }
 
 TableUpdate validate_update_table(const UpdateTableRequest& r, const TableSchema& current) {
@@ -127,6 +151,11 @@ TableUpdate validate_update_table(const UpdateTableRequest& r, const TableSchema
     update.table_class = *r.table_class == "STANDARD" ? TableClass::Standard : TableClass::StandardInfrequentAccess;
   }
   update.deletion_protection = r.deletion_protection;
+  if (r.on_demand) update.on_demand_maximum = checked_on_demand(*r.on_demand, mode, "", current.on_demand_maximum);
+  if (r.warm) {
+    update.warm = checked_table_warm(*r.warm, described_warm(current.warm, current.billing_mode, &current.throughput));
+  }
+  if (r.sse) update.sse_key = checked_sse_key(*r.sse);
   if (r.stream) {
     if (!r.stream->enabled) {
       throw ApiError::validation(

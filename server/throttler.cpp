@@ -2,6 +2,7 @@
 
 #include <xxhash.h>
 
+#include "protocol/capacity_settings.h"
 #include "protocol/json_writer.h"
 
 namespace dynamod {
@@ -43,16 +44,31 @@ std::uint64_t partition_id(const AttributeValue* v) {
   return h == 0 ? 1 : h;  // 0 means "no partition"
 }
 
+// The on-demand model's start (warm throughput) and cap (OnDemandThroughput; -1 is none).
+metering::OnDemandRates on_demand_rates(const std::optional<WarmUnits>& warm,
+                                        const std::optional<OnDemandMaximum>& maximum) {
+  metering::OnDemandRates rates;
+  WarmUnits w = described_warm(warm, BillingMode::PayPerRequest, nullptr);
+  rates.warm = {static_cast<double>(w.read_units), static_cast<double>(w.write_units)};
+  if (maximum) {
+    rates.maximum = {static_cast<double>(std::max<std::int64_t>(maximum->read_units, 0)),
+                     static_cast<double>(std::max<std::int64_t>(maximum->write_units, 0))};
+  }
+  return rates;
+}
+
 metering::ThroughputSettings settings_of(const TableSchema& schema) {
   metering::ThroughputSettings s;
   s.provisioned = schema.billing_mode == BillingMode::Provisioned;
   s.table = {static_cast<double>(schema.throughput.read_units), static_cast<double>(schema.throughput.write_units)};
+  s.table_on_demand = on_demand_rates(schema.warm, schema.on_demand_maximum);
   for (const IndexSchema& index : schema.global_indexes) {
     metering::ProvisionedRate rate;
     if (index.throughput) {
       rate = {static_cast<double>(index.throughput->read_units), static_cast<double>(index.throughput->write_units)};
     }
     s.global_indexes.emplace(index.name, rate);
+    s.index_on_demand.emplace(index.name, on_demand_rates(index.warm, index.on_demand_maximum));
   }
   return s;
 }
@@ -81,6 +97,12 @@ ApiError throttle_error(const Throttle& t, const std::string& table_arn) {
     case Throttle::Limit::OnDemand:
       // The service has no reason of its own for on-demand scaling; it reports the key range.
       reason += "KeyRangeThroughputExceeded";
+      code = ErrorCode::ThrottlingException;
+      message = t.index.empty() ? kOnDemand : kOnDemandIndex;
+      break;
+    case Throttle::Limit::MaxOnDemand:
+      // The maximum the table or GSI was given (OnDemandThroughput) is what it hit.
+      reason += "MaxOnDemandThroughputExceeded";
       code = ErrorCode::ThrottlingException;
       message = t.index.empty() ? kOnDemand : kOnDemandIndex;
       break;

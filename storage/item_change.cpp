@@ -92,7 +92,7 @@ void ItemChange::plan(WriteContext& ctx, CollectionSizes& sizes) {
   if (schema.local_indexes.empty()) return;
   // With local indexes, an item's size includes its local index entries.
   if (!new_record_.empty() && new_size_ + new_local_bytes > kMaxItemSize) {
-    throw ApiError::validation("Item size has exceeded the maximum allowed size");
+    throw ApiError::validation(kItemTooLarge);
   }
   collection_key_ = keys::partition_prefix(schema.id, at_.key.partition);
   std::uint64_t current = sizes.get(ctx, collection_key_);

@@ -86,8 +86,6 @@ bool check_condition(const PreparedWrite& w, const OldItem& old, WriteItemResult
   return false;
 }
 
-constexpr const char* kUpdateTooLarge = "Item size to update has exceeded the maximum allowed size";
-
 // Index entries and stream records are made from decoded items.
 bool has_indexes(const Table& table) {
   return !table.schema.global_indexes.empty() || !table.schema.local_indexes.empty() ||
@@ -199,7 +197,9 @@ PreparedDelete prepare_delete_item(Store& store, const Scope& scope, const Delet
 
 PreparedUpdate prepare_update_item(Store& store, const Scope& scope, const UpdateItemRequest& request,
                                    bool in_transaction) {
-  return prepare_update_item(store, scope, request, parse_update_expressions(request, in_transaction));
+  PreparedUpdate update = prepare_update_item(store, scope, request, parse_update_expressions(request, in_transaction));
+  update.measure_written = !in_transaction && !update.actions.legacy;
+  return update;
 }
 
 PreparedUpdate prepare_update_item(Store& store, const Scope& scope, const UpdateItemRequest& request,
@@ -276,7 +276,9 @@ PlannedWrite plan_update_item(WriteContext& ctx, const PreparedUpdate& update, C
   // No walk of the finished item for long names: prepare_update_item checked what
   // the update writes (check_update_names), and the stored item holds none.
   std::uint64_t size = metering::item_size(item);
-  if (size > kMaxItemSize) throw ApiError::validation(kUpdateTooLarge);
+  if (size > kMaxItemSize || (update.measure_written && metering::update_written_size(actions, item) > kMaxItemSize)) {
+    throw ApiError::validation(kUpdateTooLarge);
+  }
   result.consumed.table_write_units = metering::write_units(std::max(old.size, size), transactional);
 
   switch (w.return_values) {
@@ -303,7 +305,7 @@ PlannedWrite plan_update_item(WriteContext& ctx, const PreparedUpdate& update, C
     plan_change(ctx, planned, w, old, std::move(item), std::move(record), size, sizes);
   } catch (const ApiError& e) {
     // With local indexes the limit covers the item's index entries; an update says so in its own words.
-    if (e.message() == "Item size has exceeded the maximum allowed size") throw ApiError::validation(kUpdateTooLarge);
+    if (e.message() == kItemTooLarge) throw ApiError::validation(kUpdateTooLarge);
     throw;
   }
   return planned;

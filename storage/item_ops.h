@@ -72,6 +72,9 @@ struct PreparedDelete {
 struct PreparedUpdate {
   PreparedWrite write;
   expr::UpdateActions actions;
+  // A standalone UpdateItem's UpdateExpression is measured by what it writes as well as by its
+  // finished item (metering::update_written_size); a transacted or PartiQL update by the item alone.
+  bool measure_written = false;
 };
 
 struct WriteItemResult {

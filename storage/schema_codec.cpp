@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "protocol/json_writer.h"
+#include "storage/capacity_settings_codec.h"
 #include "storage/vector_schema_codec.h"
 
 namespace dynamod {
@@ -95,6 +96,7 @@ void write_index(JsonWriter& w, const IndexSchema& index) {
   w.key("backfilling");
   w.boolean(index.backfilling);
   if (index.contributor_insights) write_insights(w, *index.contributor_insights);
+  write_capacity_settings(w, index.on_demand_maximum, index.warm);
   w.end_object();
 }
 
@@ -149,6 +151,7 @@ IndexSchema read_index(const object& o) {
   index.status = static_cast<IndexStatus>(get_int(o, "status"));
   index.backfilling = bool(o["backfilling"]);
   index.contributor_insights = read_insights(o);
+  read_capacity_settings(o, index.on_demand_maximum, index.warm);
   return index;
 }
 
@@ -202,6 +205,11 @@ std::string encode_schema(const TableSchema& s) {
   }
   w.key("deletion_protection");
   w.boolean(s.deletion_protection);
+  write_capacity_settings(w, s.on_demand_maximum, s.warm);
+  if (!s.sse_kms_key.empty()) {
+    w.key("sse_kms_key");
+    w.string(s.sse_kms_key);
+  }
   if (s.stream) {
     w.key("stream");
     w.begin_object();
@@ -311,6 +319,9 @@ TableSchema decode_schema(std::string_view json) {
       s.table_class = static_cast<TableClass>(std::int64_t(table_class));
     }
     s.deletion_protection = bool(o["deletion_protection"]);
+    read_capacity_settings(o, s.on_demand_maximum, s.warm);
+    element sse_key;
+    if (o["sse_kms_key"].get(sse_key) == simdjson::SUCCESS) s.sse_kms_key = std::string(std::string_view(sse_key));
     element stream;
     if (o["stream"].get(stream) == simdjson::SUCCESS) {
       object so = stream;

@@ -246,6 +246,17 @@ TableDescription update_table(WriteContext& ctx, const Scope& scope, const Updat
     next.table_class = update.table_class;
   }
   if (update.deletion_protection) next.deletion_protection = *update.deletion_protection;
+  if (update.on_demand_maximum) {
+    capacity_changed = true;
+    next.on_demand_maximum = update.on_demand_maximum;
+  }
+  if (update.warm) {
+    capacity_changed = true;
+    next.warm = update.warm;
+  }
+  // The table's warm throughput follows its capacity up and never comes down.
+  next.warm = described_warm(next.warm, next.billing_mode, &next.throughput);
+  if (update.sse_key) next.sse_kms_key = *update.sse_key;
   if (update.stream) {
     if (update.stream->enabled) {
       next.stream = *update.stream;
@@ -281,6 +292,17 @@ TableDescription update_table(WriteContext& ctx, const Scope& scope, const Updat
       change_throughput(*index.throughput, units.first, units.second, now);
     }
   }
+  for (const auto& [name, maximum] : index_updates.on_demand_updates) {
+    for (auto& index : next.global_indexes) {
+      if (index.name == name) index.on_demand_maximum = maximum;
+    }
+  }
+  for (const auto& [name, warm] : index_updates.warm_updates) {
+    for (auto& index : next.global_indexes) {
+      if (index.name == name) index.warm = warm;
+    }
+  }
+  if (!index_updates.on_demand_updates.empty() || !index_updates.warm_updates.empty()) capacity_changed = true;
   if (auto vector_job = apply_vector_index_change(ctx, std::move(vector_change), next, index_stats)) {
     capacity_changed = true;
     ctx.after_commit([&queue = ctx.queue(), ns, name = next.name, id = next.id, index = *vector_job] {

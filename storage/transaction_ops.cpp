@@ -168,7 +168,7 @@ PreparedTransaction prepare_transact_write(Store& store, const Scope& scope, Tra
     } catch (ApiError& e) {
       if (e.code() != ErrorCode::ValidationException || is_empty_key_error(e) ||
           e.message() == "Transaction request cannot include multiple operations on one item" ||
-          e.message() == kAttributeNameTooLarge) {
+          e.message() == kAttributeNameTooLarge || e.message() == kItemTooLarge) {
         throw;
       }
       action.validation_error = std::move(e);
@@ -235,6 +235,8 @@ TransactWriteResult apply_transact_write(WriteContext& ctx, const PreparedTransa
       planned.emplace_back();
       if (e.code() == ErrorCode::ItemCollectionSizeLimitExceededException) {
         reasons[i] = {"ItemCollectionSizeLimitExceeded", e.message(), {}};
+      } else if (is_empty_key_error(e)) {
+        throw;  // an index key an update empties: refused outright, as a standalone write is
       } else if (e.code() == ErrorCode::ValidationException) {
         if (!validation_failure) validation_failure = i;
         reasons[i] = {"ValidationError", e.message(), {}};

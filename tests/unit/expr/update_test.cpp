@@ -3,6 +3,7 @@
 // Local, b6.py and the differential runs in /work/notes/research/expr).
 #include "tests/unit/expr/expr_test_util.h"
 
+#include "metering/item_size.h"
 #include "protocol/expr/number_arithmetic.h"
 
 #include <initializer_list>
@@ -224,6 +225,26 @@ TEST_CASE("expr: updated attributes for ReturnValues") {
   Item out = apply_update(u, &start);
   CHECK(to_json(updated_attributes(u, out)) == R"({"a":{"N":"1"},"l":{"L":[{"N":"2"}]},"m":{"M":{"x":{"N":"2"}}}})");
   CHECK(to_json(updated_attributes(u, start)) == R"({"l":{"L":[{"N":"1"}]},"m":{"M":{"x":{"N":"1"}}}})");
+}
+
+// A standalone UpdateItem's second figure (issue 32, the service in August 2026): the names and
+// values written, plus 3 bytes and 19 per SET (20 through a list index) and 2 per REMOVE.
+TEST_CASE("update_written_size: the names and values written plus each action's cost") {
+  Fixture f;
+  auto written = [&](std::string_view text) {
+    auto actions = parse_update(text, f.p);
+    Item out = apply_update(actions, &sample());
+    return metering::update_written_size(actions, out);
+  };
+  // :s is "str" (3 bytes), :v the number 1 (2 bytes).
+  CHECK(written("SET a = :s") == 3 + 19 + 1 + 3);
+  CHECK(written("SET a = :s, b = :v") == 3 + 19 + 19 + 1 + 3 + 1 + 2);
+  CHECK(written("SET a = :s REMOVE n") == 3 + 19 + 2 + 1 + 3);
+  CHECK(written("SET l[0] = :s") == 3 + 20 + 1 + 3);
+  CHECK(written("SET #name = :s") == 3 + 19 + 4 + 3);
+  CHECK(written("SET m.x = :s") == 3 + 19 + 1 + 3);  // the attribute's name, the value written
+  CHECK(written("REMOVE n") == 3 + 2);
+  CHECK(written("ADD n :v") == 3 + 19 + 1 + 2);  // n becomes 6: two bytes
 }
 
 }  // namespace dynamod::expr::test

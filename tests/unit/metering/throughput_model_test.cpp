@@ -135,3 +135,48 @@ TEST_CASE("UpdateTable's new rate applies at once") {
   CHECK(writes_until_throttled(m, 1, 0) == 100);
   CHECK(writes_until_throttled(m, 1, 1) == 100);
 }
+
+TEST_CASE("an on-demand maximum caps the table and each GSI; warm throughput is where the model starts") {
+  ThroughputSettings s;
+  s.table_on_demand.maximum = {0, 50};
+  s.table_on_demand.warm = {0, 10000};
+  s.global_indexes["g"] = {};
+  s.index_on_demand["g"].maximum = {7, 0};
+  ThroughputModel m(s, 0);
+  int n = 0;
+  while (!m.admit_write(1 + n, 10) && n < 1000) {
+    m.charge(writes(1), 1 + n, 10);
+    ++n;
+  }
+  CHECK(n == 50);
+  auto t = m.admit_write(999, 10);
+  REQUIRE(t);
+  CHECK(t->limit == Throttle::Limit::MaxOnDemand);
+  CHECK(t->index.empty());
+  // The next second serves 50 more: a maximum is per second.
+  CHECK_FALSE(m.admit_write(999, 11));
+  // A GSI's read maximum caps reads of that index only.
+  ConsumedCapacity index_read;
+  index_read.table_name = "t";
+  index_read.global_indexes.push_back({"g", 1, 0});
+  for (int i = 0; i < 7; ++i) {
+    REQUIRE_FALSE(m.admit_read("g", 0, 20));
+    m.charge(index_read, 0, 20);
+  }
+  auto r = m.admit_read("g", 0, 20);
+  REQUIRE(r);
+  CHECK(r->limit == Throttle::Limit::MaxOnDemand);
+  CHECK(r->index == "g");
+  CHECK_FALSE(m.admit_read("", 0, 20));
+
+  // Without a maximum, a warm throughput of 10,000 write units is served at once.
+  ThroughputSettings warm;
+  warm.table_on_demand.warm = {0, 10000};
+  ThroughputModel w(warm, 0);
+  n = 0;
+  while (!w.admit_write(1 + n / 500, 10) && n < 100000) {
+    w.charge(writes(1), 1 + n / 500, 10);
+    ++n;
+  }
+  CHECK(n == 10000);
+}
