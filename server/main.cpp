@@ -22,6 +22,7 @@
 #include "server/report_client.h"
 #include "server/service.h"
 #include "storage/bucket_store.h"
+#include "storage/export_runner.h"
 #include "storage/index_builds.h"
 #include "storage/ledger.h"
 #include "storage/maintenance.h"
@@ -99,7 +100,14 @@ int run(const dynamod::Config& config) {
   }
   std::filesystem::create_directories(s3_dir);
   storage::BucketStore buckets(s3_dir);
-  Service service(store, writer, ledger, buckets, config, Authenticator(std::move(credentials)), std::move(prices));
+  spdlog::info("bucket store (s3://bucket/key) in {}", s3_dir.string());
+  ExportRunner exports(store, writer, buckets, [] {
+    using namespace std::chrono;
+    return duration<double>(system_clock::now().time_since_epoch()).count();
+  });
+  exports.resume();
+  Service service(store, writer, ledger, buckets, exports, config, Authenticator(std::move(credentials)),
+                  std::move(prices));
   HttpServer server(
       context_ptrs, asio::ip::tcp::endpoint(asio::ip::make_address(config.host), config.port), HttpLimits{},
       [&service](HttpRequest& request) { return service.handle(request); },
@@ -133,6 +141,7 @@ int run(const dynamod::Config& config) {
   for (auto& guard : guards) guard.reset();
   for (auto& t : threads) t.join();
   maintenance.stop();
+  exports.stop();
   // The ledger's last usage, before the writer stops.
   writer.run_sync([&ledger](WriteContext& w) {
     ledger.save(w);

@@ -121,11 +121,12 @@ std::vector<std::string> operation_names() {
 }
 
 Service::Service(Store& store, WriteQueue& writer, Ledger& ledger, const storage::BucketStore& buckets,
-                 const Config& config, Authenticator authenticator, metering::PriceTable prices)
+                 ExportRunner& exports, const Config& config, Authenticator authenticator, metering::PriceTable prices)
     : store_(store),
       writer_(writer),
       ledger_(ledger),
       buckets_(buckets),
+      exports_(exports),
       config_(config),
       authenticator_(std::move(authenticator)),
       prices_(std::move(prices)),
@@ -370,6 +371,7 @@ asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
                        ledger_,
                        throttler_,
                        buckets_,
+                       exports_,
                        Scope{identity.region, config_.account_id, config_.shared_db},
                        epoch_seconds,
                        random_uuid,
