@@ -179,7 +179,7 @@ std::vector<Export> unfinished_exports(Store& store) {
   std::vector<Export> unfinished;
   auto txn = store.read();
   auto cursor = txn.cursor(store.dbs().exports);
-  for (auto entry = cursor.seek(""); entry; entry = cursor.next()) {
+  for (auto entry = cursor.first(); entry; entry = cursor.next()) {
     Export e = decode_export_record(entry->second);
     if (e.status == ExportStatus::InProgress) unfinished.push_back(std::move(e));
   }

@@ -9,11 +9,15 @@ their files are tested in the unit tests (tests/unit/storage/export_test.cpp), w
 that can move; here only their checks.
 """
 import base64
+import decimal
 import gzip
 import hashlib
 import json
+import math
 import os
 import re
+import shutil
+import subprocess
 import time
 import uuid
 
@@ -219,15 +223,15 @@ def test_export_time_in_the_past_exports_the_items_as_they_were(client, s3_dir, 
     client.put_item(TableName=name, Item={"pk": {"S": "kept"}, "v": {"N": "1"}})
     client.put_item(TableName=name, Item={"pk": {"S": "changed"}, "v": {"N": "1"}})
     client.put_item(TableName=name, Item={"pk": {"S": "deleted"}, "v": {"N": "1"}})
-    time.sleep(0.05)
-    then = time.time()
-    time.sleep(0.05)
+    # botocore sends timestamps in whole seconds: the next second, before the changes below.
+    then = math.ceil(time.time() + 0.01)
+    time.sleep(then - time.time() + 0.05)
     client.put_item(TableName=name, Item={"pk": {"S": "changed"}, "v": {"N": "2"}})
     client.delete_item(TableName=name, Key={"pk": {"S": "deleted"}})
     client.put_item(TableName=name, Item={"pk": {"S": "created"}, "v": {"N": "2"}})
     desc = wait_export(client, start(client, table["TableArn"], bucket, ExportTime=then)["ExportArn"])
     assert desc["ExportStatus"] == "COMPLETED"
-    assert abs(desc["ExportTime"].timestamp() - then) < 0.002
+    assert desc["ExportTime"].timestamp() == then
     _, _, _, lines = export_files(s3_dir, bucket, desc)
     got = {json.loads(line)["Item"]["pk"]["S"]: json.loads(line)["Item"]["v"]["N"] for line in lines}
     assert got == {"kept": "1", "changed": "1", "deleted": "1"}
@@ -259,6 +263,70 @@ def test_ion_export(client, s3_dir, bucket):
                      "ns:$dynamodb_NS::[-3.,1.,2.5]", "bs:$dynamodb_BS::[{{AQ==}},{{AgM=}}]", "b:{{AAH/Aw==}}",
                      'l:[1.,"x",{k:false}]', "m:{empty:{},nested:{deep:[]}}", r's:"text é \" \n 3"']:
         assert fragment in line, fragment
+
+
+ION_JS = os.path.join(os.path.dirname(__file__), "..", "ion")
+
+
+@pytest.fixture(scope="module")
+def ion_js():
+    """tests/ion's reader, on Amazon's ion-js (npm, lock file pinned)."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed (scripts/install-deps.sh test installs it)")
+    if not os.path.isdir(os.path.join(ION_JS, "node_modules", "ion-js")):
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=ION_JS, check=True)
+    return lambda path: [json.loads(line) for line in subprocess.run(
+        ["node", os.path.join(ION_JS, "read.mjs"), path], check=True, capture_output=True, text=True).stdout.splitlines()]
+
+
+def ion_to_attribute(tagged):
+    """ion-js's view of a value (tests/ion/read.mjs) as a DynamoDB AttributeValue in the export's JSON form."""
+    number = lambda text: str(decimal.Decimal(text).normalize())  # noqa: E731
+    for annotation, tag in (("$dynamodb_SS", "SS"), ("$dynamodb_NS", "NS"), ("$dynamodb_BS", "BS")):
+        if annotation in tagged["annotations"]:
+            members = [number(m["value"]) if tag == "NS" else m["value"] for m in tagged["value"]]
+            return {tag: sorted(members)}
+    kind, value = tagged["type"], tagged["value"]
+    if kind == "null":
+        return {"NULL": True}
+    if kind == "struct":
+        return {"M": {m["field"]: ion_to_attribute(m) for m in value}}
+    if kind == "list":
+        return {"L": [ion_to_attribute(m) for m in value]}
+    return {{"string": "S", "bool": "BOOL", "blob": "B"}.get(kind, "N"): number(value) if kind in ("decimal", "int")
+            else value}
+
+
+def normalized_numbers(value):
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            if k == "N":
+                out[k] = str(decimal.Decimal(v).normalize())
+            elif k == "NS":
+                out[k] = sorted(str(decimal.Decimal(x).normalize()) for x in v)
+            else:
+                out[k] = normalized_numbers(v)
+        return out
+    if isinstance(value, list):
+        return [normalized_numbers(v) for v in value]
+    return value
+
+
+def test_ion_export_reads_the_same_with_ion_js(client, s3_dir, bucket, ion_js):
+    name, table = make_table(client)
+    for i in range(8):
+        client.put_item(TableName=name, Item=every_type_item(i))
+    desc = wait_export(client, start(client, table["TableArn"], bucket, ExportFormat="ION")["ExportArn"])
+    _, _, manifest, _ = export_files(s3_dir, bucket, desc)
+    exported = []
+    for entry in manifest:
+        for top in ion_js(os.path.join(s3_dir, bucket, entry["dataFileS3Key"])):
+            assert top["type"] == "struct" and [m["field"] for m in top["value"]] == ["Item"]
+            exported.append(ion_to_attribute(top["value"][0])["M"])
+    key = lambda x: (x["pk"]["S"], decimal.Decimal(x["sk"]["N"]))  # noqa: E731
+    want = sorted((normalized_numbers(sorted_sets(wire(i))) for i in client.scan(TableName=name)["Items"]), key=key)
+    assert sorted(exported, key=key) == want
 
 
 def test_export_to_a_bucket_that_does_not_exist_fails(client):
@@ -398,7 +466,9 @@ def test_export_time_errors(client, bucket):
                      window)
     now = time.time()
     recovery = client.describe_continuous_backups(TableName=name)["ContinuousBackupsDescription"]
-    earliest = recovery["PointInTimeRecoveryDescription"]["EarliestRestorableDateTime"].timestamp() + 0.001
+    # botocore sends timestamps in whole seconds: the first one inside the window.
+    earliest = math.ceil(recovery["PointInTimeRecoveryDescription"]["EarliestRestorableDateTime"].timestamp() + 0.001)
+    time.sleep(max(0.0, earliest - time.time() + 0.05))
 
     def incremental(**spec):
         return start(client, table["TableArn"], bucket, ExportType="INCREMENTAL_EXPORT",
