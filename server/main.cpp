@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -20,6 +21,8 @@
 #include "server/http_server.h"
 #include "server/report_client.h"
 #include "server/service.h"
+#include "storage/bucket_store.h"
+#include "storage/export_runner.h"
 #include "storage/index_builds.h"
 #include "storage/ledger.h"
 #include "storage/maintenance.h"
@@ -85,7 +88,26 @@ int run(const dynamod::Config& config) {
     context_ptrs.push_back(contexts.back().get());
   }
   asio::io_context& io = *contexts.front();
-  Service service(store, writer, ledger, config, Authenticator(std::move(credentials)), std::move(prices));
+  // The local bucket store (storage/bucket_store.h): --s3-dir, else beside the
+  // data, else (in memory) a temporary folder that goes with the process.
+  std::optional<storage::TemporaryFolder> scratch_buckets;
+  std::filesystem::path s3_dir = config.s3_dir;
+  if (s3_dir.empty() && config.in_memory) {
+    scratch_buckets.emplace("dynamod-s3-");
+    s3_dir = scratch_buckets->path();
+  } else if (s3_dir.empty()) {
+    s3_dir = store.path() / "s3";
+  }
+  std::filesystem::create_directories(s3_dir);
+  storage::BucketStore buckets(s3_dir);
+  spdlog::info("bucket store (s3://bucket/key) in {}", s3_dir.string());
+  ExportRunner exports(store, writer, buckets, [] {
+    using namespace std::chrono;
+    return duration<double>(system_clock::now().time_since_epoch()).count();
+  });
+  exports.resume();
+  Service service(store, writer, ledger, buckets, exports, config, Authenticator(std::move(credentials)),
+                  std::move(prices));
   HttpServer server(
       context_ptrs, asio::ip::tcp::endpoint(asio::ip::make_address(config.host), config.port), HttpLimits{},
       [&service](HttpRequest& request) { return service.handle(request); },
@@ -119,6 +141,7 @@ int run(const dynamod::Config& config) {
   for (auto& guard : guards) guard.reset();
   for (auto& t : threads) t.join();
   maintenance.stop();
+  exports.stop();
   // The ledger's last usage, before the writer stops.
   writer.run_sync([&ledger](WriteContext& w) {
     ledger.save(w);

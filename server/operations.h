@@ -12,6 +12,7 @@
 
 #include "protocol/json_reader.h"
 #include "protocol/outcome.h"
+#include "storage/bucket_store.h"
 #include "storage/ledger.h"
 #include "storage/scope.h"
 #include "storage/store.h"
@@ -22,12 +23,15 @@ namespace dynamod {
 
 // What a handler may use; filled by the Service for each request.
 class Throttler;
+class ExportRunner;
 
 struct OperationContext {
   Store& store;
   WriteQueue& writer;
-  Ledger& ledger;        // consumed capacity and access patterns
-  Throttler& throttler;  // --throttle (admits everything when off)
+  Ledger& ledger;                       // consumed capacity and access patterns
+  Throttler& throttler;                 // --throttle (admits everything when off)
+  const storage::BucketStore& buckets;  // s3:// locations of exports and imports (--s3-dir)
+  ExportRunner& exports;                // runs ExportTableToPointInTime's exports in the background
   Scope scope;
   std::function<double()> clock;           // epoch seconds
   std::function<std::string()> make_uuid;  // TableId
@@ -54,6 +58,7 @@ std::span<const NamedOperation> settings_operations();  // TTL, tags, limits, en
 std::span<const NamedOperation> backup_operations();    // on-demand backups and restores, point-in-time recovery
 std::span<const NamedOperation> partiql_operations();   // ExecuteStatement, BatchExecuteStatement, ExecuteTransaction
 std::span<const NamedOperation> vector_operations();    // SearchVectors
+std::span<const NamedOperation> export_operations();    // ExportTableToPointInTime, DescribeExport, ListExports
 
 // TransactGetItems' answer (also ExecuteTransaction's for reads).
 Reply transact_get_answer(const ops::TransactGetResult& result);

@@ -120,11 +120,13 @@ std::vector<std::string> operation_names() {
   return names;
 }
 
-Service::Service(Store& store, WriteQueue& writer, Ledger& ledger, const Config& config, Authenticator authenticator,
-                 metering::PriceTable prices)
+Service::Service(Store& store, WriteQueue& writer, Ledger& ledger, const storage::BucketStore& buckets,
+                 ExportRunner& exports, const Config& config, Authenticator authenticator, metering::PriceTable prices)
     : store_(store),
       writer_(writer),
       ledger_(ledger),
+      buckets_(buckets),
+      exports_(exports),
       config_(config),
       authenticator_(std::move(authenticator)),
       prices_(std::move(prices)),
@@ -368,6 +370,8 @@ asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
                        writer_,
                        ledger_,
                        throttler_,
+                       buckets_,
+                       exports_,
                        Scope{identity.region, config_.account_id, config_.shared_db},
                        epoch_seconds,
                        random_uuid,

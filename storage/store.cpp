@@ -75,7 +75,7 @@ Store::Store(const StoreOptions& options)
   }
   try {
     env_ =
-        std::make_unique<lmdb::Env>(lmdb::Env::Options{path_.string(), env_flags(options), options.map_size, 16, 512});
+        std::make_unique<lmdb::Env>(lmdb::Env::Options{path_.string(), env_flags(options), options.map_size, 24, 512});
     if (env_->max_key_size() < keys::kMaxKeySize) {
       throw std::runtime_error("LMDB was built with a key limit below " + std::to_string(keys::kMaxKeySize) + " bytes");
     }
@@ -96,6 +96,7 @@ Store::Store(const StoreOptions& options)
     dbs_.backup_items = txn.open_db("backup_items");
     dbs_.pitr_log = txn.open_db("pitr_log");
     dbs_.vectors = txn.open_db("vectors");
+    dbs_.exports = txn.open_db("exports");
     next_sequence_ = kFirstSequenceNumber;
     if (auto stored = txn.get(dbs_.meta, kNextSequenceKey); stored && stored->size() == 8) {
       std::uint64_t v = 0;

@@ -11,7 +11,8 @@
 // and "stream_records" (see streams.h), "names" (the attribute name
 // dictionary, see attribute_names.h), "backups" and "backup_items" (on-demand
 // backups, see backup_ops.h), "pitr_log" (point-in-time recovery, see pitr.h),
-// "vectors" (vector index entries, see vector_entries.h).
+// "vectors" (vector index entries, see vector_entries.h), "exports" (table
+// exports, see export_ops.h).
 
 #include <atomic>
 #include <cstdint>
@@ -65,6 +66,7 @@ struct Databases {
   lmdb::Dbi backup_items;    // backup key space ‖ item key (after the table id) -> item record
   lmdb::Dbi pitr_log;        // point-in-time recovery's history (see pitr.h)
   lmdb::Dbi vectors;         // vector index entries (see vector_entries.h)
+  lmdb::Dbi exports;         // namespace \0 export id -> the export's record (see export_ops.h)
 };
 
 class Store {

@@ -164,7 +164,7 @@ def test_deletion_protection_end_to_end(dynamodb, table):
 # Operations of the service model that dynamod does not implement answer UnknownOperationException
 # (HTTP 400) with a message naming the operation, before any validation of the body; a name outside
 # the model gets the bare error, as from the service.
-@pytest.mark.parametrize("op", ["DescribeExport", "ExportTableToPointInTime", "CreateGlobalTable",
+@pytest.mark.parametrize("op", ["DescribeGlobalTable", "ListGlobalTables", "CreateGlobalTable",
                                 "ImportTable", "UpdateGlobalTable", "EnableKinesisStreamingDestination"])
 def test_unimplemented_operation(dynamodb_raw, target, op):
     dynamod_only(target, "the service implements %s" % op)
@@ -184,6 +184,7 @@ def test_operation_outside_the_model(dynamodb_raw):
 
 # SDKs see it as a ClientError with code UnknownOperationException.
 def test_unimplemented_operation_via_sdk(dynamodb, target):
-    dynamod_only(target, "the service implements ListExports")
-    expect_error(lambda: dynamodb.list_exports(), "UnknownOperationException",
-                 "dynamod does not implement ListExports (see the list of supported operations in dynamod's README)")
+    dynamod_only(target, "the service implements ListGlobalTables")
+    expect_error(lambda: dynamodb.list_global_tables(), "UnknownOperationException",
+                 "dynamod does not implement ListGlobalTables (see the list of supported operations in dynamod's "
+                 "README)")

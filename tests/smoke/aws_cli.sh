@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # AWS CLI smoke test: the README's walkthrough, against a fresh in-memory dynamod.
 set -euo pipefail
+# Exports go to the bucket store: a folder of our own, removed with the server.
+s3=$(mktemp -d)
+export DYNAMOD_S3_DIR="$s3"
 source "$(dirname "$0")/start_dynamod.sh"
+trap 'kill $dynamod_pid 2>/dev/null; wait $dynamod_pid 2>/dev/null; rm -rf "$log" "$s3"' EXIT
 export AWS_ACCESS_KEY_ID=smoke AWS_SECRET_ACCESS_KEY=smoke AWS_DEFAULT_REGION=us-east-1 AWS_PAGER=""
 ddb() { aws dynamodb --endpoint-url "$ENDPOINT" --output json "$@"; }
 fail() { echo "aws_cli smoke test: $*" >&2; exit 1; }
@@ -53,6 +57,23 @@ ddb get-resource-policy --resource-arn "$table_arn" --query Policy --output text
   grep -qF '"Principal":{"AWS":"arn:aws:iam::'$account':root"},"Action":"dynamodb:GetItem"' || fail "get-resource-policy"
 ddb get-resource-policy --resource-arn "$table_arn" --query RevisionId --output text | grep -qx "$revision" ||
   fail "get-resource-policy revision"
+# An export of the table to a bucket of the store, as the service writes it to S3.
+ddb update-continuous-backups --table-name Music \
+  --point-in-time-recovery-specification PointInTimeRecoveryEnabled=true >/dev/null
+mkdir "$s3/smoke-bucket"
+export_arn=$(ddb export-table-to-point-in-time --table-arn "$table_arn" --s3-bucket smoke-bucket --s3-prefix cli \
+  --query ExportDescription.ExportArn --output text)
+status=IN_PROGRESS
+for _ in $(seq 1 100); do
+  status=$(ddb describe-export --export-arn "$export_arn" --query ExportDescription.ExportStatus --output text)
+  [ "$status" = IN_PROGRESS ] || break
+  sleep 0.1
+done
+[ "$status" = COMPLETED ] || fail "describe-export status $status"
+manifest=$(ddb describe-export --export-arn "$export_arn" --query ExportDescription.ExportManifest --output text)
+grep -q '"itemCount":1,"outputFormat":"DYNAMODB_JSON"' "$s3/smoke-bucket/$manifest" || fail "export summary"
+ddb list-exports --table-arn "$table_arn" --query 'ExportSummaries[0].ExportArn' --output text | grep -qx "$export_arn" ||
+  fail "list-exports"
 ddb delete-table --table-name Music --query 'TableDescription.TableStatus' --output text | grep -qx DELETING ||
   fail "delete-table status"
 ddb wait table-not-exists --table-name Music
