@@ -47,6 +47,11 @@ constexpr std::array<ErrorInfo, kErrorCodeCount> kErrors{{
     {"PointInTimeRecoveryUnavailableException", kDynamo, 400},
     {"InvalidRestoreTimeException", kDynamo, 400},
     {"PolicyNotFoundException", kDynamo, 400},
+    {"ExportConflictException", kDynamo, 400},
+    {"ExportNotFoundException", kDynamo, 400},
+    {"InvalidExportTimeException", kDynamo, 400},
+    {"ImportConflictException", kDynamo, 400},
+    {"ImportNotFoundException", kDynamo, 400},
     {"RequestLimitExceeded", kDynamo, 400},
 }};
 

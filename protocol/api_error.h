@@ -43,6 +43,11 @@ enum class ErrorCode : std::uint8_t {
   PointInTimeRecoveryUnavailableException,
   InvalidRestoreTimeException,
   PolicyNotFoundException,
+  ExportConflictException,
+  ExportNotFoundException,
+  InvalidExportTimeException,
+  ImportConflictException,
+  ImportNotFoundException,
   RequestLimitExceeded,  // keep last: it sizes the tables indexed by code
 };
 inline constexpr std::size_t kErrorCodeCount = static_cast<std::size_t>(ErrorCode::RequestLimitExceeded) + 1;

@@ -55,6 +55,9 @@ std::optional<Config> parse_config(int argc, char** argv) {
     ("port", po::value(&port)->default_value(port), "TCP port to listen on (0 picks a free one and prints it).")
     ("data-dir", po::value(&config.data_dir)->default_value(config.data_dir), "Directory of the LMDB database (created if missing).")
     ("in-memory", po::bool_switch(&config.in_memory), "Keep data in a temporary database that disappears with the process, however it ends (for test suites); no fsync.")
+    ("s3-dir", po::value(&config.s3_dir),
+        "The local bucket store: s3://bucket/key is DIR/bucket/key, for exports and imports "
+        "(default <data-dir>/s3; with --in-memory a temporary folder removed at exit).")
     ("durability", po::value(&config.durability)->default_value(config.durability),
         "full: every acknowledged write is fsynced (default). relaxed: metadata not synced per commit "
         "(MDB_NOMETASYNC): a crash may lose the last commits, never corrupts.")

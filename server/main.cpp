@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -20,6 +21,7 @@
 #include "server/http_server.h"
 #include "server/report_client.h"
 #include "server/service.h"
+#include "storage/bucket_store.h"
 #include "storage/index_builds.h"
 #include "storage/ledger.h"
 #include "storage/maintenance.h"
@@ -85,7 +87,19 @@ int run(const dynamod::Config& config) {
     context_ptrs.push_back(contexts.back().get());
   }
   asio::io_context& io = *contexts.front();
-  Service service(store, writer, ledger, config, Authenticator(std::move(credentials)), std::move(prices));
+  // The local bucket store (storage/bucket_store.h): --s3-dir, else beside the
+  // data, else (in memory) a temporary folder that goes with the process.
+  std::optional<storage::TemporaryFolder> scratch_buckets;
+  std::filesystem::path s3_dir = config.s3_dir;
+  if (s3_dir.empty() && config.in_memory) {
+    scratch_buckets.emplace("dynamod-s3-");
+    s3_dir = scratch_buckets->path();
+  } else if (s3_dir.empty()) {
+    s3_dir = store.path() / "s3";
+  }
+  std::filesystem::create_directories(s3_dir);
+  storage::BucketStore buckets(s3_dir);
+  Service service(store, writer, ledger, buckets, config, Authenticator(std::move(credentials)), std::move(prices));
   HttpServer server(
       context_ptrs, asio::ip::tcp::endpoint(asio::ip::make_address(config.host), config.port), HttpLimits{},
       [&service](HttpRequest& request) { return service.handle(request); },

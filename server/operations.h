@@ -12,6 +12,7 @@
 
 #include "protocol/json_reader.h"
 #include "protocol/outcome.h"
+#include "storage/bucket_store.h"
 #include "storage/ledger.h"
 #include "storage/scope.h"
 #include "storage/store.h"
@@ -26,8 +27,9 @@ class Throttler;
 struct OperationContext {
   Store& store;
   WriteQueue& writer;
-  Ledger& ledger;        // consumed capacity and access patterns
-  Throttler& throttler;  // --throttle (admits everything when off)
+  Ledger& ledger;                       // consumed capacity and access patterns
+  Throttler& throttler;                 // --throttle (admits everything when off)
+  const storage::BucketStore& buckets;  // s3:// locations of exports and imports (--s3-dir)
   Scope scope;
   std::function<double()> clock;           // epoch seconds
   std::function<std::string()> make_uuid;  // TableId

@@ -120,11 +120,12 @@ std::vector<std::string> operation_names() {
   return names;
 }
 
-Service::Service(Store& store, WriteQueue& writer, Ledger& ledger, const Config& config, Authenticator authenticator,
-                 metering::PriceTable prices)
+Service::Service(Store& store, WriteQueue& writer, Ledger& ledger, const storage::BucketStore& buckets,
+                 const Config& config, Authenticator authenticator, metering::PriceTable prices)
     : store_(store),
       writer_(writer),
       ledger_(ledger),
+      buckets_(buckets),
       config_(config),
       authenticator_(std::move(authenticator)),
       prices_(std::move(prices)),
@@ -368,6 +369,7 @@ asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
                        writer_,
                        ledger_,
                        throttler_,
+                       buckets_,
                        Scope{identity.region, config_.account_id, config_.shared_db},
                        epoch_seconds,
                        random_uuid,

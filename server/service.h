@@ -21,6 +21,7 @@
 #include "server/http_server.h"
 #include "server/request_metrics.h"
 #include "server/throttler.h"
+#include "storage/bucket_store.h"
 #include "storage/ledger.h"
 #include "storage/scope.h"
 #include "storage/store.h"
@@ -30,8 +31,8 @@ namespace dynamod {
 
 class Service {
  public:
-  Service(Store& store, WriteQueue& writer, Ledger& ledger, const Config& config, Authenticator authenticator,
-          metering::PriceTable prices);
+  Service(Store& store, WriteQueue& writer, Ledger& ledger, const storage::BucketStore& buckets, const Config& config,
+          Authenticator authenticator, metering::PriceTable prices);
 
   asio::awaitable<HttpResponse> handle(HttpRequest& request);
   // The answer to a request whose body exceeds the limit.
@@ -63,6 +64,7 @@ class Service {
   Store& store_;
   WriteQueue& writer_;
   Ledger& ledger_;
+  const storage::BucketStore& buckets_;
   const Config& config_;
   Authenticator authenticator_;
   metering::PriceTable prices_;
