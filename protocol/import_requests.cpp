@@ -57,18 +57,19 @@ void decode_source(json::object o, S3BucketSource& source, bool& has_bucket) {
 
 void check_source(const S3BucketSource& source, bool has_bucket, ConstraintErrors& errors) {
   if (source.owner) {
-    const bool digits = source.owner->size() == 12 &&
-                        std::all_of(source.owner->begin(), source.owner->end(), [](char c) { return c >= '0' && c <= '9'; });
+    const bool digits = source.owner->size() == 12 && std::all_of(source.owner->begin(), source.owner->end(),
+                                                                  [](char c) { return c >= '0' && c <= '9'; });
     if (!digits) {
-      errors.add(*source.owner, "s3BucketSource.s3BucketOwner", "Member must satisfy regular expression pattern: [0-9]{12}",
-                 kSource);
+      errors.add(*source.owner, "s3BucketSource.s3BucketOwner",
+                 "Member must satisfy regular expression pattern: [0-9]{12}", kSource);
     }
   }
   if (!has_bucket) {
     errors.add_null("s3BucketSource.s3Bucket", "Member must not be null", kSource);
   } else {
     if (source.bucket.size() > 255) {
-      errors.add(source.bucket, "s3BucketSource.s3Bucket", "Member must have length less than or equal to 255", kSource);
+      errors.add(source.bucket, "s3BucketSource.s3Bucket", "Member must have length less than or equal to 255",
+                 kSource);
     }
     if (!valid_bucket_name(source.bucket)) {
       errors.add(source.bucket, "s3BucketSource.s3Bucket",
@@ -89,9 +90,8 @@ void decode_csv(json::object o, std::optional<std::string>& delimiter,
     if (key == "Delimiter") {
       delimiter = read_optional_string(value);
     } else if (key == "HeaderList") {
-      header_list = read_optional_list<std::string>(value, [](json::value& e) {
-        return std::string(json::read_string(e));
-      });
+      header_list =
+          read_optional_list<std::string>(value, [](json::value& e) { return std::string(json::read_string(e)); });
     }
   }
 }

@@ -499,8 +499,8 @@ Reply transact_get_answer(const ops::TransactGetResult& result) {
 std::span<const NamedOperation> data_operations() { return kOperations; }
 
 OperationHandler find_operation(std::string_view name) {
-  for (auto group :
-       {data_operations(), settings_operations(), backup_operations(), partiql_operations(), vector_operations()}) {
+  for (auto group : {data_operations(), settings_operations(), backup_operations(), partiql_operations(),
+                     vector_operations(), import_operations()}) {
     for (const auto& [op, handler] : group) {
       if (op == name) return handler;
     }

@@ -23,6 +23,7 @@ namespace dynamod {
 
 // What a handler may use; filled by the Service for each request.
 class Throttler;
+class ImportJobs;
 
 struct OperationContext {
   Store& store;
@@ -30,6 +31,7 @@ struct OperationContext {
   Ledger& ledger;                       // consumed capacity and access patterns
   Throttler& throttler;                 // --throttle (admits everything when off)
   const storage::BucketStore& buckets;  // s3:// locations of exports and imports (--s3-dir)
+  ImportJobs& imports;                  // ImportTable's imports (server/imports.h)
   Scope scope;
   std::function<double()> clock;           // epoch seconds
   std::function<std::string()> make_uuid;  // TableId
@@ -56,6 +58,7 @@ std::span<const NamedOperation> settings_operations();  // TTL, tags, limits, en
 std::span<const NamedOperation> backup_operations();    // on-demand backups and restores, point-in-time recovery
 std::span<const NamedOperation> partiql_operations();   // ExecuteStatement, BatchExecuteStatement, ExecuteTransaction
 std::span<const NamedOperation> vector_operations();    // SearchVectors
+std::span<const NamedOperation> import_operations();    // ImportTable, DescribeImport, ListImports
 
 // TransactGetItems' answer (also ExecuteTransaction's for reads).
 Reply transact_get_answer(const ops::TransactGetResult& result);

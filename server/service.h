@@ -19,6 +19,7 @@
 #include "server/fault_rules.h"
 #include "server/http_headers.h"
 #include "server/http_server.h"
+#include "server/imports.h"
 #include "server/request_metrics.h"
 #include "server/throttler.h"
 #include "storage/bucket_store.h"
@@ -31,8 +32,8 @@ namespace dynamod {
 
 class Service {
  public:
-  Service(Store& store, WriteQueue& writer, Ledger& ledger, const storage::BucketStore& buckets, const Config& config,
-          Authenticator authenticator, metering::PriceTable prices);
+  Service(Store& store, WriteQueue& writer, Ledger& ledger, const storage::BucketStore& buckets, ImportJobs& imports,
+          const Config& config, Authenticator authenticator, metering::PriceTable prices);
 
   asio::awaitable<HttpResponse> handle(HttpRequest& request);
   // The answer to a request whose body exceeds the limit.
@@ -65,6 +66,7 @@ class Service {
   WriteQueue& writer_;
   Ledger& ledger_;
   const storage::BucketStore& buckets_;
+  ImportJobs& imports_;
   const Config& config_;
   Authenticator authenticator_;
   metering::PriceTable prices_;

@@ -1,7 +1,7 @@
 #pragma once
 // Operations of DynamoDB's service model that dynamod does not implement
-// (backups and restores, exports and imports, global tables, Kinesis
-// destinations, resource policies, contributor insights, vector search).
+// (exports, global tables, Kinesis streaming destinations, replica auto
+// scaling).
 // They answer UnknownOperationException with a message naming them, so that a
 // user sees at once what is missing rather than a bare "unknown operation".
 

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # AWS CLI smoke test: the README's walkthrough, against a fresh in-memory dynamod.
 set -euo pipefail
+# The local bucket store, known to the test (every flag has its DYNAMOD_* variable).
+DYNAMOD_S3_DIR=$(mktemp -d)
+export DYNAMOD_S3_DIR
 source "$(dirname "$0")/start_dynamod.sh"
 export AWS_ACCESS_KEY_ID=smoke AWS_SECRET_ACCESS_KEY=smoke AWS_DEFAULT_REGION=us-east-1 AWS_PAGER=""
 ddb() { aws dynamodb --endpoint-url "$ENDPOINT" --output json "$@"; }
@@ -53,6 +56,23 @@ ddb get-resource-policy --resource-arn "$table_arn" --query Policy --output text
   grep -qF '"Principal":{"AWS":"arn:aws:iam::'$account':root"},"Action":"dynamodb:GetItem"' || fail "get-resource-policy"
 ddb get-resource-policy --resource-arn "$table_arn" --query RevisionId --output text | grep -qx "$revision" ||
   fail "get-resource-policy revision"
+# An import from the bucket store, described until it is COMPLETED.
+mkdir -p "$DYNAMOD_S3_DIR/smoke/music"
+printf '%s\n' '{"Item":{"Artist":{"S":"Acme"},"SongTitle":{"S":"Imported"}}}' >"$DYNAMOD_S3_DIR/smoke/music/data.json"
+import_arn=$(ddb import-table --s3-bucket-source S3Bucket=smoke,S3KeyPrefix=music/ --input-format DYNAMODB_JSON \
+  --table-creation-parameters '{"TableName":"MusicImported","BillingMode":"PAY_PER_REQUEST",
+    "AttributeDefinitions":[{"AttributeName":"Artist","AttributeType":"S"},{"AttributeName":"SongTitle","AttributeType":"S"}],
+    "KeySchema":[{"AttributeName":"Artist","KeyType":"HASH"},{"AttributeName":"SongTitle","KeyType":"RANGE"}]}' \
+  --query ImportTableDescription.ImportArn --output text)
+for _ in $(seq 1 100); do
+  status=$(ddb describe-import --import-arn "$import_arn" --query ImportTableDescription.ImportStatus --output text)
+  [ "$status" != IN_PROGRESS ] && break
+  sleep 0.05
+done
+[ "$status" = COMPLETED ] || fail "describe-import status '$status'"
+ddb describe-import --import-arn "$import_arn" --query ImportTableDescription.ImportedItemCount --output text |
+  grep -qx 1 || fail "describe-import ImportedItemCount"
+rm -rf "$DYNAMOD_S3_DIR"
 ddb delete-table --table-name Music --query 'TableDescription.TableStatus' --output text | grep -qx DELETING ||
   fail "delete-table status"
 ddb wait table-not-exists --table-name Music
