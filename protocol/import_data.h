@@ -56,6 +56,10 @@ std::optional<std::string> decompress(std::string_view data, Compression compres
 // them); blank lines are skipped.
 void read_dynamodb_json(std::string_view text, ItemSink& sink);
 
+// ION: {Item:{...}} records in Ion text (as the service's ION exports write
+// them, one per line after $ion_1_0).
+void read_ion(std::string_view text, ItemSink& sink);
+
 // A JSON array of items, each either {"Item":{...}} or the item itself
 // ({"pk":{"S":"a"}, ...}): the data files of `--seed`. An object that is no
 // such array is one error.

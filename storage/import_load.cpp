@@ -41,7 +41,7 @@ void ItemLoader::load_object(const std::string& name, std::string_view stored, i
   switch (format) {
     case imports::InputFormat::DynamoDbJson: imports::read_dynamodb_json(text, *this); break;
     case imports::InputFormat::Csv: imports::read_csv(text, csv, key_attributes_, *this); break;
-    case imports::InputFormat::Ion: error(0, "ION is not read by this build"); break;
+    case imports::InputFormat::Ion: imports::read_ion(text, *this); break;
   }
 }
 

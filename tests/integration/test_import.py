@@ -141,6 +141,20 @@ def test_compressed_objects(client, s3_dir, tmp_path, compression):
     assert client.describe_table(TableName=name)["Table"]["ItemCount"] == 300
 
 
+def test_ion_records_as_the_service_exports_them(client, s3_dir):
+    name = h.unique_name("ion")
+    text = ("$ion_1_0 {Item:{pk:\"a\",n:103.,d:6d2,ns:$dynamodb_NS::[1.,2.5],b:{{AAE=}},l:[true,null,\"s\"],"
+            "m:{x:\"y\"}}}\n{Item:{pk:\"b\"}}\n{Item:{pk:\n")
+    put_object(s3_dir, name + "/data/part.ion.gz", gzip.compress(text.encode()))
+    _, done = run_import(client, name + "/", name, fmt="ION", InputCompressionType="GZIP")
+    assert done["ImportStatus"] == "COMPLETED" and done["InputFormat"] == "ION"
+    assert (done["ProcessedItemCount"], done["ImportedItemCount"], done["ErrorCount"]) == (3, 2, 1)
+    a = client.get_item(TableName=name, Key={"pk": {"S": "a"}})["Item"]
+    assert a["n"] == {"N": "103"} and a["d"] == {"N": "600"}
+    assert sorted(a["ns"]["NS"]) == ["1", "2.5"] and a["b"] == {"B": b"\x00\x01"}
+    assert a["l"] == {"L": [{"BOOL": True}, {"NULL": True}, {"S": "s"}]} and a["m"] == {"M": {"x": {"S": "y"}}}
+
+
 def test_corrupt_compressed_object_is_one_error(client, s3_dir):
     name = h.unique_name("corrupt")
     put_object(s3_dir, name + "/good.gz", gzip.compress((item_line({"pk": {"S": "a"}}) + "\n").encode()))

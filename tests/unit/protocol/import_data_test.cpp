@@ -206,3 +206,31 @@ TEST_CASE("format and compression names") {
   CHECK(parse_compression("ZSTD") == Compression::Zstd);
   CHECK(compression_name(Compression::None) == "NONE");
 }
+
+TEST_CASE("ION: {Item:{...}} records, one per line, bad ones counted") {
+  const std::string text =
+      "$ion_1_0 {Item:{pk:\"a\",n:1.50,ss:$dynamodb_SS::[\"x\",\"y\"],b:{{AAE=}}}}\n"
+      "{Item:{pk:\"b\"}}\n"
+      "{Item:{pk:\n"
+      "{Other:{}}\n"
+      "{Item:{pk:\"c\"}}";
+  Collected c;
+  read_ion(text, c);
+  REQUIRE(c.items.size() == 3);
+  CHECK(s_of(c.items[0], "pk") == "a");
+  CHECK(c.items[0].find("n")->as_number().to_string() == "1.5");
+  CHECK(c.items[0].find("ss")->type() == AttributeType::SS);
+  CHECK(c.items[0].find("b")->as_binary() == std::string("\0\1", 2));
+  CHECK(s_of(c.items[2], "pk") == "c");
+  CHECK(c.item_lines == std::vector<std::size_t>{1, 2, 5});
+  REQUIRE(c.errors.size() == 2);
+  CHECK(c.errors[0].first == 3);
+  CHECK(c.errors[1] == std::pair<std::size_t, std::string>{4, "The record has no Item member"});
+}
+
+TEST_CASE("ION: a record spread over lines reads with the whole object") {
+  Collected c;
+  read_ion("$ion_1_0\n{\n  Item: {\n    pk: \"a\"\n  }\n}\n{Item:{pk:\"b\"}}\n", c);
+  REQUIRE(c.items.size() == 2);
+  CHECK(c.errors.empty());
+}
