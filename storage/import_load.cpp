@@ -75,18 +75,43 @@ void ItemLoader::error(std::size_t line, std::string message) {
   log_(object_, line, message);
 }
 
-void ItemLoader::finish() { flush(); }
+void ItemLoader::finish() {
+  flush();
+  wait_in_flight();
+}
+
+ItemLoader::~ItemLoader() {
+  // A job still queued reads the batch it holds; let it finish (an import
+  // ended by an error must not leave it behind).
+  if (in_flight_) in_flight_->wait();
+}
+
+void ItemLoader::wait_in_flight() {
+  if (!in_flight_) return;
+  Outcome<Failures> outcome = in_flight_->get();
+  in_flight_.reset();
+  const std::size_t written = in_flight_batch_->size();
+  const std::string object = object_of_in_flight_;
+  in_flight_batch_.reset();
+  Failures failures = outcome.take();  // an ApiError (the table is gone) ends the import
+  counts_.imported_items += static_cast<std::int64_t>(written - failures.size());
+  counts_.errors += static_cast<std::int64_t>(failures.size());
+  for (const auto& [line, message] : failures) log_(object, line, message);
+}
 
 void ItemLoader::flush() {
   if (batch_.empty()) return;
+  wait_in_flight();
+  auto batch = std::make_shared<const Batch>(std::move(batch_));
+  batch_ = Batch{};
+  batch_bytes_ = 0;
   // Each put is planned (its item collection checked) before it is applied,
   // so one that fails leaves nothing half-written; the job may run twice
   // (the writer retries a failed group job by job), so it only reads the batch.
-  using Failures = std::vector<std::pair<std::size_t, std::string>>;
-  Failures failures = writer_.run_sync([this](WriteContext& ctx) {
+  auto write = [batch](WriteContext& ctx) {
     Failures failed;
     CollectionSizes sizes;
-    for (const auto& [line, put] : batch_) {
+    for (const auto& [line, put] : *batch) {
       try {
         PlannedWrite planned = plan_put_item(ctx, put, sizes);
         apply_write(ctx, planned);
@@ -96,12 +121,13 @@ void ItemLoader::flush() {
       }
     }
     return failed;
-  });
-  counts_.imported_items += static_cast<std::int64_t>(batch_.size() - failures.size());
-  counts_.errors += static_cast<std::int64_t>(failures.size());
-  for (const auto& [line, message] : failures) log_(object_, line, message);
-  batch_.clear();
-  batch_bytes_ = 0;
+  };
+  auto promise = std::make_shared<std::promise<Outcome<Failures>>>();
+  in_flight_ = promise->get_future();
+  in_flight_batch_ = batch;
+  object_of_in_flight_ = object_;
+  auto done = [promise](Outcome<Failures> outcome) { promise->set_value(std::move(outcome)); };
+  writer_.submit(std::make_unique<CallableJob<Failures, decltype(write), decltype(done)>>(std::move(write), done));
 }
 
 std::vector<std::pair<std::string, std::filesystem::path>> objects_under(const storage::BucketStore& buckets,

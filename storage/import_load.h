@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <future>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,8 +43,9 @@ class ItemLoader final : public imports::ItemSink {
                    imports::Compression compression, const imports::CsvOptions& csv);
   // A JSON array of items (`--seed`'s .json files that are not DYNAMODB_JSON lines).
   void load_item_array(const std::string& name, std::string_view text);
-  // Writes what is still batched. Throws an ApiError if the table is gone.
+  // Writes what is still batched and waits for it. Throws an ApiError if the table is gone.
   void finish();
+  ~ItemLoader() override;
 
   const ImportCounts& counts() const { return counts_; }
 
@@ -50,7 +53,12 @@ class ItemLoader final : public imports::ItemSink {
   void error(std::size_t line, std::string message) override;
 
  private:
+  using Batch = std::vector<std::pair<std::size_t, PreparedPut>>;  // with each item's line
+  using Failures = std::vector<std::pair<std::size_t, std::string>>;
+  // Queues the batch as one writer job; the one queued before is waited for
+  // first, so reading and preparing the next batch overlaps the commit of this one.
   void flush();
+  void wait_in_flight();
 
   Store& store_;
   WriteQueue& writer_;
@@ -59,8 +67,11 @@ class ItemLoader final : public imports::ItemSink {
   ErrorLog log_;
   std::string object_;  // the object being read, for the log
   std::vector<AttributeDefinition> key_attributes_;
-  std::vector<std::pair<std::size_t, PreparedPut>> batch_;  // with each item's line
+  Batch batch_;
   std::size_t batch_bytes_ = 0;
+  std::optional<std::future<Outcome<Failures>>> in_flight_;
+  std::shared_ptr<const Batch> in_flight_batch_;
+  std::string object_of_in_flight_;  // for the log of its failures
   ImportCounts counts_;
 };
 
