@@ -58,6 +58,11 @@ std::optional<Config> parse_config(int argc, char** argv) {
     ("s3-dir", po::value(&config.s3_dir),
         "The local bucket store: s3://bucket/key is DIR/bucket/key, for exports and imports "
         "(default <data-dir>/s3; with --in-memory a temporary folder removed at exit).")
+    ("seed", po::value(&config.seed_dir),
+        "A folder of tables to create at start, before the first request: NAME.table.json (a CreateTable request) "
+        "and its items in NAME.json, .csv, .json.gz... (docs/exports-imports.md#seeding). Existing tables are kept.")
+    ("seed-region", po::value(&config.seed_region)->default_value(config.seed_region),
+        "The region --seed creates its tables in (the one clients sign their requests for).")
     ("durability", po::value(&config.durability)->default_value(config.durability),
         "full: every acknowledged write is fsynced (default). relaxed: metadata not synced per commit "
         "(MDB_NOMETASYNC): a crash may lose the last commits, never corrupts.")

@@ -13,8 +13,10 @@ struct Config {
   std::uint16_t port = 8000;
   std::string data_dir = "./data";
   bool in_memory = false;
-  std::string s3_dir;  // the local bucket store; empty: <data-dir>/s3, or a temporary folder with --in-memory
-  std::string durability = "full";  // full | relaxed
+  std::string s3_dir;    // the local bucket store; empty: <data-dir>/s3, or a temporary folder with --in-memory
+  std::string seed_dir;  // --seed: CreateTable files and their data, loaded at start (server/seed.h)
+  std::string seed_region = "us-east-1";  // the region seeded tables are created in
+  std::string durability = "full";        // full | relaxed
   std::string log_level = "info";
   unsigned threads = 0;  // 0: one per hardware thread
   bool shared_db = false;

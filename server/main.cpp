@@ -19,7 +19,9 @@
 #include "server/config.h"
 #include "server/faults_client.h"
 #include "server/http_server.h"
+#include "server/import_client.h"
 #include "server/report_client.h"
+#include "server/seed.h"
 #include "server/service.h"
 #include "storage/bucket_store.h"
 #include "storage/export_runner.h"
@@ -106,7 +108,22 @@ int run(const dynamod::Config& config) {
     return duration<double>(system_clock::now().time_since_epoch()).count();
   });
   exports.resume();
-  Service service(store, writer, ledger, buckets, exports, config, Authenticator(std::move(credentials)),
+  // ImportTable's error logs (CloudWatchLogGroupArn): beside the data, or in
+  // memory in a temporary folder that goes with the process.
+  std::optional<storage::TemporaryFolder> scratch_logs;
+  std::filesystem::path import_logs = store.path() / "import-logs";
+  if (config.in_memory) {
+    scratch_logs.emplace("dynamod-import-logs-");
+    import_logs = scratch_logs->path();
+  }
+  ImportJobs imports(store, writer, buckets, import_logs);
+  if (!config.seed_dir.empty()) {
+    SeedTotals seeded =
+        seed_tables(store, writer, Scope{config.seed_region, config.account_id, config.shared_db}, config.seed_dir);
+    spdlog::info("seed: {} tables created ({} items, {} records not loaded), {} kept", seeded.tables_created,
+                 seeded.items, seeded.errors, seeded.tables_kept);
+  }
+  Service service(store, writer, ledger, buckets, exports, imports, config, Authenticator(std::move(credentials)),
                   std::move(prices));
   HttpServer server(
       context_ptrs, asio::ip::tcp::endpoint(asio::ip::make_address(config.host), config.port), HttpLimits{},
@@ -140,6 +157,7 @@ int run(const dynamod::Config& config) {
   io.run();
   for (auto& guard : guards) guard.reset();
   for (auto& t : threads) t.join();
+  imports.stop();  // (their batches are writer jobs)
   maintenance.stop();
   exports.stop();
   // The ledger's last usage, before the writer stops.
@@ -160,6 +178,7 @@ int main(int argc, char** argv) {
     return dynamod::run_report_command(argc, argv);
   }
   if (argc > 1 && std::string_view(argv[1]) == "faults") return dynamod::run_faults_command(argc, argv);
+  if (argc > 1 && std::string_view(argv[1]) == "import") return dynamod::run_import_command(argc, argv);
   try {
     std::optional<dynamod::Config> config = dynamod::parse_config(argc, argv);
     if (!config) return 0;

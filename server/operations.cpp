@@ -500,7 +500,7 @@ std::span<const NamedOperation> data_operations() { return kOperations; }
 
 OperationHandler find_operation(std::string_view name) {
   for (auto group : {data_operations(), settings_operations(), backup_operations(), partiql_operations(),
-                     vector_operations(), export_operations()}) {
+                     vector_operations(), export_operations(), import_operations()}) {
     for (const auto& [op, handler] : group) {
       if (op == name) return handler;
     }

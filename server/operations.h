@@ -24,6 +24,7 @@ namespace dynamod {
 // What a handler may use; filled by the Service for each request.
 class Throttler;
 class ExportRunner;
+class ImportJobs;
 
 struct OperationContext {
   Store& store;
@@ -32,6 +33,7 @@ struct OperationContext {
   Throttler& throttler;                 // --throttle (admits everything when off)
   const storage::BucketStore& buckets;  // s3:// locations of exports and imports (--s3-dir)
   ExportRunner& exports;                // runs ExportTableToPointInTime's exports in the background
+  ImportJobs& imports;                  // ImportTable's imports (server/imports.h)
   Scope scope;
   std::function<double()> clock;           // epoch seconds
   std::function<std::string()> make_uuid;  // TableId
@@ -59,6 +61,7 @@ std::span<const NamedOperation> backup_operations();    // on-demand backups and
 std::span<const NamedOperation> partiql_operations();   // ExecuteStatement, BatchExecuteStatement, ExecuteTransaction
 std::span<const NamedOperation> vector_operations();    // SearchVectors
 std::span<const NamedOperation> export_operations();    // ExportTableToPointInTime, DescribeExport, ListExports
+std::span<const NamedOperation> import_operations();    // ImportTable, DescribeImport, ListImports
 
 // TransactGetItems' answer (also ExecuteTransaction's for reads).
 Reply transact_get_answer(const ops::TransactGetResult& result);

@@ -1,5 +1,7 @@
 #include "server/service.h"
 
+#include "server/random_uuid.h"
+
 #include <spdlog/spdlog.h>
 #include <zlib.h>
 
@@ -42,23 +44,6 @@ std::uint64_t splitmix64(std::uint64_t x) {
 double epoch_seconds() {
   using namespace std::chrono;
   return duration<double>(system_clock::now().time_since_epoch()).count();
-}
-
-std::string random_uuid() {
-  std::random_device rd;
-  std::uniform_int_distribution<unsigned> byte(0, 255);
-  unsigned char b[16];
-  for (auto& x : b) x = static_cast<unsigned char>(byte(rd));
-  b[6] = static_cast<unsigned char>((b[6] & 0x0F) | 0x40);  // version 4
-  b[8] = static_cast<unsigned char>((b[8] & 0x3F) | 0x80);  // RFC 4122 variant
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (int i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) out.push_back('-');
-    out.push_back(kHex[b[i] >> 4]);
-    out.push_back(kHex[b[i] & 15]);
-  }
-  return out;
 }
 
 // A header sent several times, as one list (RFC 9110 section 5.3: its lines joined by commas).
@@ -114,19 +99,22 @@ void Service::ParserPool::release(std::unique_ptr<simdjson::ondemand::parser> pa
 // Every operation name a request can be counted under.
 std::vector<std::string> operation_names() {
   std::vector<std::string> names;
-  for (auto group : {data_operations(), settings_operations(), partiql_operations(), stream_operations()}) {
+  for (auto group :
+       {data_operations(), settings_operations(), partiql_operations(), stream_operations(), import_operations()}) {
     for (const auto& op : group) names.emplace_back(op.name);
   }
   return names;
 }
 
 Service::Service(Store& store, WriteQueue& writer, Ledger& ledger, const storage::BucketStore& buckets,
-                 ExportRunner& exports, const Config& config, Authenticator authenticator, metering::PriceTable prices)
+                 ExportRunner& exports, ImportJobs& imports, const Config& config, Authenticator authenticator,
+                 metering::PriceTable prices)
     : store_(store),
       writer_(writer),
       ledger_(ledger),
       buckets_(buckets),
       exports_(exports),
+      imports_(imports),
       config_(config),
       authenticator_(std::move(authenticator)),
       prices_(std::move(prices)),
@@ -372,6 +360,7 @@ asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
                        throttler_,
                        buckets_,
                        exports_,
+                       imports_,
                        Scope{identity.region, config_.account_id, config_.shared_db},
                        epoch_seconds,
                        random_uuid,

@@ -19,6 +19,7 @@
 #include "server/fault_rules.h"
 #include "server/http_headers.h"
 #include "server/http_server.h"
+#include "server/imports.h"
 #include "server/request_metrics.h"
 #include "server/throttler.h"
 #include "storage/bucket_store.h"
@@ -33,7 +34,7 @@ namespace dynamod {
 class Service {
  public:
   Service(Store& store, WriteQueue& writer, Ledger& ledger, const storage::BucketStore& buckets, ExportRunner& exports,
-          const Config& config, Authenticator authenticator, metering::PriceTable prices);
+          ImportJobs& imports, const Config& config, Authenticator authenticator, metering::PriceTable prices);
 
   asio::awaitable<HttpResponse> handle(HttpRequest& request);
   // The answer to a request whose body exceeds the limit.
@@ -67,6 +68,7 @@ class Service {
   Ledger& ledger_;
   const storage::BucketStore& buckets_;
   ExportRunner& exports_;
+  ImportJobs& imports_;
   const Config& config_;
   Authenticator authenticator_;
   metering::PriceTable prices_;

@@ -1,6 +1,6 @@
 #pragma once
 // Operations of DynamoDB's service model that dynamod does not implement
-// (imports, global tables, Kinesis destinations).
+// (global tables, Kinesis streaming destinations, replica auto scaling).
 // They answer UnknownOperationException with a message naming them, so that a
 // user sees at once what is missing rather than a bare "unknown operation".
 

@@ -165,7 +165,7 @@ def test_deletion_protection_end_to_end(dynamodb, table):
 # (HTTP 400) with a message naming the operation, before any validation of the body; a name outside
 # the model gets the bare error, as from the service.
 @pytest.mark.parametrize("op", ["DescribeGlobalTable", "ListGlobalTables", "CreateGlobalTable",
-                                "ImportTable", "UpdateGlobalTable", "EnableKinesisStreamingDestination"])
+                                "UpdateGlobalTable", "EnableKinesisStreamingDestination"])
 def test_unimplemented_operation(dynamodb_raw, target, op):
     dynamod_only(target, "the service implements %s" % op)
     for body in ({}, {"TableName": "whatever"}):

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # AWS CLI smoke test: the README's walkthrough, against a fresh in-memory dynamod.
 set -euo pipefail
-# Exports go to the bucket store: a folder of our own, removed with the server.
+# The local bucket store, a folder of our own (every flag has its DYNAMOD_* variable).
 s3=$(mktemp -d)
 export DYNAMOD_S3_DIR="$s3"
 source "$(dirname "$0")/start_dynamod.sh"
@@ -74,6 +74,23 @@ manifest=$(ddb describe-export --export-arn "$export_arn" --query ExportDescript
 grep -q '"itemCount":1,"outputFormat":"DYNAMODB_JSON"' "$s3/smoke-bucket/$manifest" || fail "export summary"
 ddb list-exports --table-arn "$table_arn" --query 'ExportSummaries[0].ExportArn' --output text | grep -qx "$export_arn" ||
   fail "list-exports"
+
+# An import from the bucket store, described until it is COMPLETED.
+mkdir -p "$s3/smoke/music"
+printf '%s\n' '{"Item":{"Artist":{"S":"Acme"},"SongTitle":{"S":"Imported"}}}' >"$s3/smoke/music/data.json"
+import_arn=$(ddb import-table --s3-bucket-source S3Bucket=smoke,S3KeyPrefix=music/ --input-format DYNAMODB_JSON \
+  --table-creation-parameters '{"TableName":"MusicImported","BillingMode":"PAY_PER_REQUEST",
+    "AttributeDefinitions":[{"AttributeName":"Artist","AttributeType":"S"},{"AttributeName":"SongTitle","AttributeType":"S"}],
+    "KeySchema":[{"AttributeName":"Artist","KeyType":"HASH"},{"AttributeName":"SongTitle","KeyType":"RANGE"}]}' \
+  --query ImportTableDescription.ImportArn --output text)
+for _ in $(seq 1 100); do
+  status=$(ddb describe-import --import-arn "$import_arn" --query ImportTableDescription.ImportStatus --output text)
+  [ "$status" != IN_PROGRESS ] && break
+  sleep 0.05
+done
+[ "$status" = COMPLETED ] || fail "describe-import status '$status'"
+ddb describe-import --import-arn "$import_arn" --query ImportTableDescription.ImportedItemCount --output text |
+  grep -qx 1 || fail "describe-import ImportedItemCount"
 ddb delete-table --table-name Music --query 'TableDescription.TableStatus' --output text | grep -qx DELETING ||
   fail "delete-table status"
 ddb wait table-not-exists --table-name Music
