@@ -435,7 +435,7 @@ class Reader {
         fail("expected a field name");
       }
       expect(':');
-      v.fields.emplace_back(std::move(name), value(depth + 1));
+      v.fields.push_back(Field{std::move(name), value(depth + 1)});
       skip_space();
       if (peek() == ',') {
         ++pos_;

@@ -36,16 +36,24 @@ void write_decimal(std::string& out, const Number& number);
 
 // ---------------------------------------------------------------- reading
 
+struct Field;
+
 struct Value {
   enum class Kind { Null, Bool, Int, Decimal, Float, String, Symbol, Blob, List, Struct };
   Kind kind = Kind::Null;
   std::vector<std::string> annotations;
   std::string text;  // String and Symbol: the characters; Blob: the bytes; Int, Decimal, Float: the number as written
   bool boolean = false;
-  std::vector<Value> items;                           // List
-  std::vector<std::pair<std::string, Value>> fields;  // Struct, in order
+  std::vector<Value> items;   // List
+  std::vector<Field> fields;  // Struct, in order (a named type: clang's library needs
+                              // the element complete where a std::pair's would not be)
   // The value of a struct's first field of that name, or nullptr.
   const Value* field(std::string_view name) const;
+};
+
+struct Field {
+  std::string name;
+  Value value;
 };
 
 // Every top-level value of an Ion text stream, in order ($ion_1_0 version

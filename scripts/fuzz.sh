@@ -19,7 +19,8 @@ compiler=(clang++-14)
 command -v ccache >/dev/null && compiler=(ccache clang++-14)
 flags=(-std=c++20 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -I.)
 
-# The protocol library (no I/O, so the targets link all of it), compiled once,
+# The protocol library (no I/O, so the targets link all of it, with what it links: simdjson,
+# xxHash for PartiQL's NextToken, zlib and zstd for import objects), compiled once,
 # in parallel, ccache keeping what did not change.
 objects=build-fuzz/obj
 mkdir -p "$objects"
@@ -29,7 +30,7 @@ printf '%s\n' "${sources[@]}" | xargs -P "${JOBS:-2}" -I{} sh -c \
 
 for target in $targets; do
   echo "== $target: building"
-  "${compiler[@]}" "${flags[@]}" -fsanitize=fuzzer "tests/fuzz/$target.cpp" "$objects"/*.o -lsimdjson \
+  "${compiler[@]}" "${flags[@]}" -fsanitize=fuzzer "tests/fuzz/$target.cpp" "$objects"/*.o -lsimdjson -lxxhash -lz -lzstd \
     -o "build-fuzz/$target"
   # New inputs go to build-fuzz/corpus-<target>; checked-in seeds and a dictionary
   # (tests/fuzz/<name>_seeds/, tests/fuzz/<name>.dict) start it on valid requests.

@@ -99,8 +99,8 @@ void Service::ParserPool::release(std::unique_ptr<simdjson::ondemand::parser> pa
 // Every operation name a request can be counted under.
 std::vector<std::string> operation_names() {
   std::vector<std::string> names;
-  for (auto group :
-       {data_operations(), settings_operations(), partiql_operations(), stream_operations(), import_operations()}) {
+  for (auto group : {data_operations(), settings_operations(), backup_operations(), partiql_operations(),
+                     stream_operations(), vector_operations(), export_operations(), import_operations()}) {
     for (const auto& op : group) names.emplace_back(op.name);
   }
   return names;

@@ -419,11 +419,11 @@ def test_constraint_errors(server):
     for params, message in cases:
         expect_error(lambda: raw.export_table_to_point_in_time(**params), "ValidationException",
                      "1 validation error detected: " + message)
+    # Together, except the bad enum: it is read only once the others hold (docs/service-fidelity.md).
     expect_error(lambda: raw.export_table_to_point_in_time(S3Bucket="", ExportFormat="x"), "ValidationException",
-                 "3 validation errors detected: Value null at 'tableArn' failed to satisfy constraint: Member must "
+                 "2 validation errors detected: Value null at 'tableArn' failed to satisfy constraint: Member must "
                  "not be null; Value '' at 's3Bucket' failed to satisfy constraint: Member must satisfy regular "
-                 "expression pattern: ^[a-z0-9A-Z]+[\\.\\-\\w]*[a-z0-9A-Z]+$; Value 'x' at 'exportFormat' failed "
-                 "to satisfy constraint: Member must satisfy enum value set: [DYNAMODB_JSON, ION]")
+                 "expression pattern: ^[a-z0-9A-Z]+[\\.\\-\\w]*[a-z0-9A-Z]+$")
 
 
 def test_request_shape_errors(client, bucket):
