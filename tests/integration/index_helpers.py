@@ -142,3 +142,23 @@ def describe_index(client, table, name):
         if index["IndexName"] == name:
             return index
     return None
+
+
+# A GSI key attribute given a value of another type, for the tables of test_gsi.py and
+# test_transact_index_keys.py: the attribute, the value, the declared type, the type given, the index.
+def mismatch(attr, expected, actual, index):
+    return INVALID + "Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s" % (attr, expected, actual, index)
+
+
+WRONG_TYPES = [
+    ("g", N(1), "S", "N", "by_g"),
+    ("n", S("1"), "N", "S", "by_g_n"),
+    ("b", S("x"), "B", "S", "by_b"),
+    ("g", B(b"x"), "S", "B", "by_g"),
+    ("g", {"NULL": True}, "S", "NULL", "by_g"),
+    ("g", {"BOOL": True}, "S", "BOOL", "by_g"),
+    ("g", {"L": [S("x")]}, "S", "L", "by_g"),
+    ("g", {"M": {"a": S("x")}}, "S", "M", "by_g"),
+    ("g", {"SS": ["x"]}, "S", "SS", "by_g"),
+]
+WRONG_IDS = ["S<-N", "N<-S", "B<-S", "S<-B", "S<-NULL", "S<-BOOL", "S<-L", "S<-M", "S<-SS"]

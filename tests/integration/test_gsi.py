@@ -12,7 +12,7 @@ import pytest
 import dynamo_helpers as h
 import index_helpers as ix
 from dynamo_helpers import expect_error
-from index_helpers import INVALID, VE, B, N, S, ad, gsi, ks
+from index_helpers import INVALID, VE, WRONG_IDS, WRONG_TYPES, B, N, S, ad, gsi, ks, mismatch
 
 dev = pytest.mark.dynamodb_local_deviation
 
@@ -280,22 +280,6 @@ def get(client, table, key):
     return client.get_item(TableName=table, Key=key, ConsistentRead=True).get("Item")
 
 
-def mismatch(attr, expected, actual, index):
-    return INVALID + "Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s" % (attr, expected, actual, index)
-
-
-WRONG_TYPES = [
-    ("g", N(1), "S", "N", "by_g"),
-    ("n", S("1"), "N", "S", "by_g_n"),
-    ("b", S("x"), "B", "S", "by_b"),
-    ("g", B(b"x"), "S", "B", "by_g"),
-    ("g", {"NULL": True}, "S", "NULL", "by_g"),
-    ("g", {"BOOL": True}, "S", "BOOL", "by_g"),
-    ("g", {"L": [S("x")]}, "S", "L", "by_g"),
-    ("g", {"M": {"a": S("x")}}, "S", "M", "by_g"),
-    ("g", {"SS": ["x"]}, "S", "SS", "by_g"),
-]
-WRONG_IDS = ["S<-N", "N<-S", "B<-S", "S<-B", "S<-NULL", "S<-BOOL", "S<-L", "S<-M", "S<-SS"]
 
 
 # Once a GSI exists its key attributes must have the declared type whenever present: the write is

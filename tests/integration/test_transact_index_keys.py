@@ -10,7 +10,8 @@ import pytest
 import dynamo_helpers as h
 from batch_txn_helpers import TCE, reasons_of
 from dynamo_helpers import check_error
-from index_helpers import INVALID, VE, B, N, S, ad, gsi
+import index_helpers as ix
+from index_helpers import INVALID, VE, B, N, S, ad, gsi, mismatch
 
 dev = pytest.mark.dynamodb_local_deviation
 EMPTY_PUT = ("One or more parameter values are not valid. A value specified for a secondary index key is not supported. "
@@ -69,24 +70,12 @@ def test_empty_index_key_update(dynamodb, strict, attr, value, kind, index, stor
     assert get(dynamodb, strict, k) == ({"pk": S(k), "g": S("G")} if stored else None)
 
 
-def mismatch(attr, expected, actual, index):
-    return INVALID + "Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s" % (attr, expected, actual, index)
-
-
-WRONG_TYPES = [
-    ("g", N(1), "S", "N", "by_g"),
-    ("n", S("1"), "N", "S", "by_g_n"),
-    ("b", S("x"), "B", "S", "by_b"),
-    ("g", B(b"x"), "S", "B", "by_g"),
-    ("g", {"NULL": True}, "S", "NULL", "by_g"),
-    ("g", {"BOOL": True}, "S", "BOOL", "by_g"),
-    ("g", {"L": [S("x")]}, "S", "L", "by_g"),
-    ("g", {"M": {"a": S("x")}}, "S", "M", "by_g"),
-    ("g", {"SS": ["x"]}, "S", "SS", "by_g"),
+# test_gsi's wrong types (index_helpers), and the sets besides.
+WRONG_TYPES = ix.WRONG_TYPES + [
     ("n", {"NS": ["1"]}, "N", "NS", "by_g_n"),
     ("b", {"BS": [b"x"]}, "B", "BS", "by_b"),
 ]
-WRONG_IDS = ["S<-N", "N<-S", "B<-S", "S<-B", "S<-NULL", "S<-BOOL", "S<-L", "S<-M", "S<-SS", "N<-NS", "B<-BS"]
+WRONG_IDS = ix.WRONG_IDS + ["N<-NS", "B<-BS"]
 
 
 def expect_type_cancellation(dynamodb, strict, action, message):
