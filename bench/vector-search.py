@@ -1,8 +1,16 @@
 #!/usr/bin/env python3
-"""Vector search benchmark: dynamod's exact SearchVectors, side by side with the same table's
-GetItem and UpdateItem and with a table of the same items without a vector index.
+"""Vector search benchmark: dynamod's SearchVectors, side by side with the same table's
+GetItem and UpdateItem and with a table of the same items without a vector index; or, with
+--compare, approximate search (HNSW) against exact search over the same data.
 
     bench/vector-search.py --bin build/dynamod [--items 10000] [--dims 768] [--conns 16] [--seconds 10]
+    bench/vector-search.py --compare --bin build/dynamod --items 100000 --dims 768
+
+--compare builds the table once on a temporary data directory with --vector-search approximate,
+waits for the graph (the server's CPU going idle), runs the searches, restarts the server on the
+same directory with --vector-search exact (its load from LMDB timed the same way) and runs the
+same searches: recall@10 of approximate against exact, p50/p99 of each on 1 and --conns
+connections, the build rate, the start-up load and graph times, RSS and disk per vector.
 
 Starts dynamod (in memory, and with --durable on a temporary data directory), then:
   1. build: BatchWriteItem of 25 items with random unit vectors, over --conns connections;
@@ -133,6 +141,99 @@ def du_bytes(path):
     return int(subprocess.check_output(["du", "-sb", path]).split()[0])
 
 
+def wait_idle(pid, quiet_cpu=0.05, step=1.0):
+    """Seconds until the server's CPU use falls under `quiet_cpu` of a core for a `step`."""
+    start = time.monotonic()
+    while True:
+        before = cpu_seconds(pid)
+        time.sleep(step)
+        if cpu_seconds(pid) - before < quiet_cpu * step:
+            return time.monotonic() - start - step
+
+
+def create_vector_table(client, args, name="vec"):
+    client.call("CreateTable", {
+        "TableName": name, "BillingMode": "PAY_PER_REQUEST",
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+        "VectorIndexes": [{"IndexName": "vix", "VectorAttribute": {"AttributeName": "emb"},
+                           "Dimensions": args.dims, "DistanceFunction": "COSINE",
+                           "Projection": {"ProjectionType": "KEYS_ONLY"}}]})
+
+
+def load_vectors(args, endpoint, table):
+    """BatchWriteItem of --items random unit vectors over --conns connections; the seconds it took."""
+    per_conn = (args.items + args.conns - 1) // args.conns
+
+    def load(client, i):
+        rng = random.Random(1000 + i)
+        keys = ["k%07d" % n for n in range(i * per_conn, min(args.items, (i + 1) * per_conn))]
+        for start in range(0, len(keys), 25):
+            batch = [{"PutRequest": {"Item": {"pk": {"S": k}, "emb": attr(unit_vector(rng, args.dims))}}}
+                     for k in keys[start:start + 25]]
+            pending = {table: batch}
+            while pending:
+                pending = client.call("BatchWriteItem", {"RequestItems": pending}).get("UnprocessedItems")
+    return run_parallel(args.conns, endpoint, load)
+
+
+def search_body(query):
+    return {"TableName": "vec", "IndexName": "vix", "TopK": 10, "SearchVector": attr(query)["L"]}
+
+
+def answers(endpoint, queries):
+    """The keys each query finds, best first."""
+    client = Client(endpoint)
+    return [[r["Item"]["pk"]["S"] for r in client.call("SearchVectors", search_body(q))["SearchResults"]]
+            for q in queries]
+
+
+def compare(args):
+    data_dir = tempfile.mkdtemp(prefix="vector-compare-")
+    query_rng = random.Random(7)
+    queries = [unit_vector(query_rng, args.dims) for _ in range(200)]
+    out = {"items": args.items, "dims": args.dims}
+
+    def timed_searches(server, label):
+        def search(rng):
+            return "SearchVectors", search_body(rng.choice(queries))
+        out[label + "_1_conn"] = timed(1, server.endpoint, args.seconds, search, server.proc.pid)
+        out[label + "_%d_conns" % args.conns] = timed(args.conns, server.endpoint, args.seconds, search,
+                                                      server.proc.pid)
+
+    def start(mode):
+        server = h.DynamodProcess(args.bin, args=["--vector-search", mode], data_dir=data_dir)
+        started = time.monotonic()
+        server.start(timeout=120)
+        return server, started
+
+    try:
+        server, _ = start("approximate")
+        rss_before = rss_kb(server.proc.pid)
+        create_vector_table(Client(server.endpoint), args)
+        out["build_vectors_per_s"] = args.items / load_vectors(args, server.endpoint, "vec")
+        out["graph_after_build_s"] = wait_idle(server.proc.pid)
+        out["rss_bytes_per_vector"] = (rss_kb(server.proc.pid) - rss_before) * 1024 / args.items
+        out["disk_bytes_per_vector"] = du_bytes(data_dir) / args.items
+        timed_searches(server, "approximate")
+        approximate = answers(server.endpoint, queries)
+        server.stop()
+        server, started = start("exact")
+        out["exact_start_and_load_s"] = time.monotonic() - started + wait_idle(server.proc.pid)
+        timed_searches(server, "exact")
+        exact = answers(server.endpoint, queries)
+        server.stop()
+        server, started = start("approximate")
+        out["approximate_start_load_and_graph_s"] = time.monotonic() - started + wait_idle(server.proc.pid)
+        out["rss_bytes_per_vector_after_restart"] = rss_kb(server.proc.pid) * 1024 / args.items
+        server.stop()
+        out["recall_at_10"] = statistics.fmean(len(set(a) & set(e)) / max(1, len(e))
+                                               for a, e in zip(approximate, exact))
+        return out
+    finally:
+        subprocess.run(["rm", "-rf", data_dir], check=False)
+
+
 def bench(args, durable):
     data_dir = tempfile.mkdtemp(prefix="vector-bench-") if durable else None
     server = h.DynamodProcess(args.bin, data_dir=data_dir, in_memory=not durable)
@@ -141,27 +242,11 @@ def bench(args, durable):
         endpoint = server.endpoint
         admin = Client(endpoint)
         rss_before = rss_kb(server.proc.pid)
-        for name, vector_index in (("vec", True), ("plain", False)):
-            body = {"TableName": name, "BillingMode": "PAY_PER_REQUEST",
-                    "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
-                    "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]}
-            if vector_index:
-                body["VectorIndexes"] = [{"IndexName": "vix", "VectorAttribute": {"AttributeName": "emb"},
-                                          "Dimensions": args.dims, "DistanceFunction": "COSINE",
-                                          "Projection": {"ProjectionType": "KEYS_ONLY"}}]
-            admin.call("CreateTable", body)
-        per_conn = (args.items + args.conns - 1) // args.conns
-
-        def load(client, i):
-            rng = random.Random(1000 + i)
-            keys = ["k%07d" % n for n in range(i * per_conn, min(args.items, (i + 1) * per_conn))]
-            for start in range(0, len(keys), 25):
-                batch = [{"PutRequest": {"Item": {"pk": {"S": k}, "emb": attr(unit_vector(rng, args.dims))}}}
-                         for k in keys[start:start + 25]]
-                pending = {"vec": batch}
-                while pending:
-                    pending = client.call("BatchWriteItem", {"RequestItems": pending}).get("UnprocessedItems")
-        build_s = run_parallel(args.conns, endpoint, load)
+        create_vector_table(admin, args)
+        admin.call("CreateTable", {"TableName": "plain", "BillingMode": "PAY_PER_REQUEST",
+                                   "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+                                   "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]})
+        build_s = load_vectors(args, endpoint, "vec")
         rss_after = rss_kb(server.proc.pid)
         out = {"mode": "durable" if durable else "in-memory", "items": args.items, "dims": args.dims,
                "build_vectors_per_s": args.items / build_s,
@@ -172,22 +257,11 @@ def bench(args, durable):
         queries = [unit_vector(query_rng, args.dims) for _ in range(64)]
 
         def search(rng):
-            return "SearchVectors", {"TableName": "vec", "IndexName": "vix", "TopK": 10,
-                                     "SearchVector": attr(rng.choice(queries))["L"]}
+            return "SearchVectors", search_body(rng.choice(queries))
         out["search_1_conn"] = timed(1, endpoint, args.seconds, search, server.proc.pid)
         out["search_%d_conns" % args.conns] = timed(args.conns, endpoint, args.seconds, search, server.proc.pid)
         # The plain table gets the same items: the same vectors, with no vector index.
-
-        def fill_plain(client, i):
-            rng = random.Random(1000 + i)
-            keys = ["k%07d" % n for n in range(i * per_conn, min(args.items, (i + 1) * per_conn))]
-            for start in range(0, len(keys), 25):
-                batch = [{"PutRequest": {"Item": {"pk": {"S": k}, "emb": attr(unit_vector(rng, args.dims))}}}
-                         for k in keys[start:start + 25]]
-                pending = {"plain": batch}
-                while pending:
-                    pending = client.call("BatchWriteItem", {"RequestItems": pending}).get("UnprocessedItems")
-        run_parallel(args.conns, endpoint, fill_plain)
+        load_vectors(args, endpoint, "plain")
         for table in ("vec", "plain"):
             def get(rng, table=table):
                 return "GetItem", {"TableName": table, "Key": {"pk": {"S": "k%07d" % rng.randrange(args.items)}}}
@@ -214,7 +288,11 @@ def main():
     p.add_argument("--conns", type=int, default=16)
     p.add_argument("--seconds", type=float, default=10)
     p.add_argument("--modes", default="in-memory,durable")
+    p.add_argument("--compare", action="store_true", help="approximate against exact search (see above)")
     args = p.parse_args()
+    if args.compare:
+        print(json.dumps(compare(args)), flush=True)
+        return
     for mode in args.modes.split(","):
         print(json.dumps(bench(args, mode == "durable")), flush=True)
 

@@ -82,6 +82,20 @@ std::string scan_shape(std::string_view target, bool filtered) {
   return out;
 }
 
+std::string vector_search_shape(std::string_view index, std::string_view hash_name, const AttributeValue* hash,
+                                bool filtered) {
+  std::string out = "SearchVectors ";
+  append_printable(out, index);
+  if (hash != nullptr) {
+    out += ": ";
+    append_printable(out, hash_name);
+    out += " = ";
+    append_printable(out, reduced_value(*hash));
+  }
+  if (filtered) out += " (filter)";
+  return out;
+}
+
 std::string item_shape(std::string_view operation, std::string_view table, std::string_view partition_name,
                        const AttributeValue& partition, std::string_view sort_name, const AttributeValue* sort) {
   std::string out(operation);

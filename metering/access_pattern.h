@@ -23,6 +23,10 @@ std::string reduced_value(const AttributeValue& value);
 // `target` is the index name, or the table's for a table read.
 std::string query_shape(std::string_view target, const expr::KeyCondition& key, bool filtered);
 std::string scan_shape(std::string_view target, bool filtered);
+// SearchVectors on `index`: the search schema's HASH value reduced (when the
+// index has one), and whether inline filters narrowed it.
+std::string vector_search_shape(std::string_view index, std::string_view hash_name, const AttributeValue* hash,
+                                bool filtered);
 // GetItem, PutItem, UpdateItem, DeleteItem and the members of batches and
 // transactions: the operation and the item's key.
 std::string item_shape(std::string_view operation, std::string_view table, std::string_view partition_name,

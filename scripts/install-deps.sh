@@ -9,7 +9,7 @@ set -euo pipefail
 mode="${1:-build}"
 
 build_packages=(g++ cmake make ccache libboost1.81-dev libboost-program-options1.81-dev libsimdjson-dev
-  libspdlog-dev libfmt-dev liblmdb-dev libxxhash-dev doctest-dev libssl-dev zlib1g-dev libzstd-dev)
+  libspdlog-dev libfmt-dev liblmdb-dev libxxhash-dev doctest-dev libssl-dev zlib1g-dev libzstd-dev libhnswlib-dev)
 test_packages=(python3 python3-pytest curl docker-compose clang-14 libclang-rt-14-dev clang-format chromium)
 
 packages=("${build_packages[@]}")

@@ -43,6 +43,7 @@ std::optional<Config> parse_config(int argc, char** argv) {
   std::string metering = "on";
   std::string control = "on";
   std::string console = "on";
+  std::string vector_search = "approximate";
   po::options_description desc(
       "dynamod: Amazon DynamoDB's API on your own machine.\n"
       "Every flag can also be set with an environment variable: --data-dir is DYNAMOD_DATA_DIR.\n\n"
@@ -103,7 +104,11 @@ std::optional<Config> parse_config(int argc, char** argv) {
         "on: the control endpoints (/dynamod/faults, /dynamod/reset, /dynamod/snapshots) accept changes; with "
         "--credentials only SigV4-signed ones by a listed key. off: every POST and DELETE under /dynamod/ is refused.")
     ("console", po::value(&console)->default_value(console),
-        "on: serve the web console at /dynamod/console (it signs its requests when --credentials is given). off: no console.");
+        "on: serve the web console at /dynamod/console (it signs its requests when --credentials is given). off: no console.")
+    ("vector-search", po::value(&vector_search)->default_value(vector_search),
+        "approximate: SearchVectors searches a partition of 10,000 vectors or more through an HNSW graph, as the "
+        "service's index is approximate. exact: it scores every vector, for deterministic, complete answers. "
+        "Smaller partitions are always searched exactly.");
   // clang-format on
   po::variables_map vm;
   try {
@@ -147,6 +152,10 @@ std::optional<Config> parse_config(int argc, char** argv) {
   }
   if (console != "on" && console != "off") throw std::runtime_error("--console must be 'on' or 'off'");
   config.console = console == "on";
+  if (vector_search != "exact" && vector_search != "approximate") {
+    throw std::runtime_error("--vector-search must be 'exact' or 'approximate'");
+  }
+  config.vector_search = vector_search == "exact" ? vectors::SearchMode::Exact : vectors::SearchMode::Approximate;
   if (!(config.ttl_interval_seconds > 0))
     throw std::runtime_error("--ttl-interval must be a positive number of seconds");
   if (!(config.ttl_cooldown_seconds >= 0)) throw std::runtime_error("--ttl-cooldown must be zero or more seconds");

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "storage/vector_search_mode.h"
+
 namespace dynamod {
 
 struct Config {
@@ -36,6 +38,8 @@ struct Config {
   std::int64_t consistency_lag_ms = 0;                 // eventually consistent reads see the store this much older
   bool control = true;  // the control endpoints under /dynamod/ (faults, reset, snapshots)
   bool console = true;  // the web console at /dynamod/console
+  // How SearchVectors searches partitions of 10,000 vectors or more (smaller ones are always exact).
+  vectors::SearchMode vector_search = vectors::SearchMode::Approximate;
 };
 
 // "64KB", "1MB", "10GB", "512" (bytes; units are powers of 1024).

@@ -66,6 +66,7 @@ int run(const dynamod::Config& config) {
   store_options.ttl_cooldown_ms = static_cast<std::int64_t>(config.ttl_cooldown_seconds * 1000);
   store_options.contributor_insights_rule_limit = config.contributor_insights_rule_limit;
   store_options.consistency_lag_ms = config.consistency_lag_ms;
+  store_options.vector_search = config.vector_search;
   store_options.resource_policy_cooldown_ms = static_cast<std::int64_t>(config.resource_policy_cooldown_seconds * 1000);
   metering::PriceTable prices;
   if (!config.prices_file.empty()) prices = load_prices(config.prices_file);

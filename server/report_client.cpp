@@ -97,6 +97,13 @@ void print_cost_line(element line, const std::string& name) {
                static_cast<long long>(number(p, "write_capacity_units")), money(number(p, "monthly_usd")),
                number(p, "utilisation") * 100, number(line, "break_even_utilisation") * 100, text(line, "cheaper"),
                static_cast<long long>(number(line, "items")), money(number(line, "storage_standard_monthly_usd")));
+  } else if (text(line, "kind") == "vector") {
+    // Vector units are bytes with no published price (docs/vector-search.md).
+    fmt::print("  {:<34} {:>48} {:>39} {:>10} {:>9}\n", name,
+               fmt::format("search {:.0f} B, write {:.0f} B", number(line, "vector_search_bytes"),
+                           number(line, "vector_write_bytes")),
+               "(vector units: not priced)", static_cast<long long>(number(line, "items")),
+               money(number(line, "storage_standard_monthly_usd")));
   } else {
     fmt::print("  {:<34} {:>9} {:>9} {:>11} {:>14} {:>10} {:>7} {:>10} {:>12} {:>10} {:>9}\n", name, "", "", "",
                "(table's)", "", "", "", "", static_cast<long long>(number(line, "items")),
@@ -152,6 +159,10 @@ void print_patterns(const std::string& json) {
       flags += flag;
     }
     if (!flags.empty()) flags += "]";
+    if (p["vector_search_bytes"].error() == simdjson::SUCCESS) {
+      flags += fmt::format("  (vector search {:.0f} B, vector write {:.0f} B)", number(p, "vector_search_bytes"),
+                           number(p, "vector_write_bytes"));
+    }
     std::string region = text(p, "region");
     fmt::print("{:>9} {:>11.1f} {:>11.1f} {:>15}  {}{}{}\n", static_cast<long long>(number(p, "count")),
                number(p, "read_units"), number(p, "write_units"), ratio, region.empty() ? "" : region + " ",

@@ -52,7 +52,7 @@ std::string label(std::string_view v) {
 // One table or index as the cost report shows it.
 struct CostLine {
   std::string ns, table, index;
-  std::string kind;  // "table", "global", "local"
+  std::string kind;  // "table", "global", "local", "vector"
   UsageTotals usage;
   std::uint64_t items = 0, bytes = 0;
   bool has_capacity = true;  // local indexes use the table's
@@ -107,6 +107,14 @@ void write_cost(JsonWriter& out, const CostLine& line, double window, const mete
     out.string(c.provisioned_cheaper ? "provisioned" : "on-demand");
     on_demand_total += c.on_demand_monthly;
     provisioned_total += c.provisioned_monthly;
+  }
+  // A vector index's own units (VectorCapacity), in bytes: AWS publishes no
+  // price for them that the price table could hold, so they are counted, not priced.
+  if (line.kind == "vector") {
+    out.key("vector_search_bytes");
+    out.real(line.usage.vector_search_bytes);
+    out.key("vector_write_bytes");
+    out.real(line.usage.vector_write_bytes);
   }
   StorageCost s = metering::estimate_storage_cost(line.bytes, line.items, table);
   out.key("items");
@@ -163,6 +171,18 @@ std::string metrics_report(const ReportInputs& in, const RequestMetrics& request
     fmt::format_to(std::back_inserter(out),
                    "dynamod_consumed_write_units_total{{region=\"{}\",table=\"{}\",index=\"{}\"}} {}\n", label(key.ns),
                    label(key.table), label(key.index), t.write_units);
+  }
+  // A vector index's units (VectorCapacity), one family after the other.
+  for (const bool search : {true, false}) {
+    const char* name = search ? "dynamod_vector_search_bytes_total" : "dynamod_vector_write_bytes_total";
+    fmt::format_to(std::back_inserter(out),
+                   "# HELP {0} {1} consumed since the ledger started, per vector index.\n# TYPE {0} counter\n", name,
+                   search ? "VectorSearchRequestBytes" : "VectorWriteRequestBytes");
+    for (const auto& [key, t] : in.ledger.usage) {
+      if (key.operation != kAllOperations || (t.vector_search_bytes == 0 && t.vector_write_bytes == 0)) continue;
+      fmt::format_to(std::back_inserter(out), "{}{{region=\"{}\",table=\"{}\",index=\"{}\"}} {}\n", name, label(key.ns),
+                     label(key.table), label(key.index), search ? t.vector_search_bytes : t.vector_write_bytes);
+    }
   }
   out += "# HELP dynamod_items Items in each table and entries in each index.\n# TYPE dynamod_items gauge\n";
   std::string sizes =
@@ -242,6 +262,14 @@ std::string cost_report(const ReportInputs& in, const metering::PriceTable& pric
         write_cost(out, line, window, class_prices, prices, on_demand, provisioned, storage);
       }
     }
+    for (const VectorIndexSchema& index : schema.vector_indexes) {
+      auto it = t->index_stats.find(index.id);
+      std::shared_ptr<TableStats> stats = it == t->index_stats.end() ? nullptr : it->second;
+      CostLine line{
+          t->ns, schema.name, index.name, "vector", usage_of(index.name), counter(stats, false), counter(stats, true),
+          false};
+      write_cost(out, line, window, class_prices, prices, on_demand, provisioned, storage);
+    }
     out.end_array();
     out.end_object();
   }
@@ -306,6 +334,12 @@ std::string patterns_report(const ReportInputs& in) {
     out.real(t.read_units);
     out.key("write_units");
     out.real(t.write_units);
+    if (t.vector_search_bytes != 0 || t.vector_write_bytes != 0) {
+      out.key("vector_search_bytes");
+      out.real(t.vector_search_bytes);
+      out.key("vector_write_bytes");
+      out.real(t.vector_write_bytes);
+    }
     const bool reads_many = t.operation == "Query" || t.operation == "Scan";
     if (reads_many) {
       out.key("items_read");

@@ -4,6 +4,7 @@
 #include <array>
 #include <utility>
 
+#include "metering/access_pattern.h"
 #include "metering/item_size.h"
 
 #include "protocol/attribute_json.h"
@@ -42,7 +43,7 @@ awaitable<Reply> search_vectors(OperationContext& ctx, json::object body) {
   ctx.table_name = *request.table_name;
   TablePtr table = ops::resolve_table(ctx.store, ctx.scope, *request.table_name);
   VectorSearchSpec spec = validate_search_vectors(request, table->schema);
-  vectors::SearchResult result = vectors::search(ctx.store, spec);
+  vectors::SearchResult result = vectors::search(ctx.store, ctx.writer, spec);
 
   JsonWriter out;
   out.begin_object();
@@ -76,6 +77,18 @@ awaitable<Reply> search_vectors(OperationContext& ctx, json::object body) {
   }
   out.end_object();
   account(ctx, "SearchVectors", table.get(), consumed, nullptr);
+  if (ctx.ledger.recording()) {
+    const SearchSchemaElement* hash = spec.index->hash();
+    PatternUse use;
+    use.operation = "SearchVectors";
+    use.table = table->schema.name;
+    use.index = spec.index->name;
+    use.shape = metering::vector_search_shape(spec.index->name, hash ? std::string_view(hash->name) : "",
+                                              spec.hash_value ? &*spec.hash_value : nullptr, !spec.filters.empty());
+    use.items_read = result.examined;
+    use.items_returned = result.hits.size();
+    ctx.ledger.record_pattern(ctx.scope.ns(), std::move(use), consumed);
+  }
   co_return out.take();
 }
 

@@ -8,6 +8,7 @@
 #include "storage/key_codec.h"
 #include "storage/pitr.h"
 #include "storage/streams.h"
+#include "storage/vector_memory.h"
 
 namespace dynamod {
 namespace {
@@ -132,11 +133,17 @@ void ItemChange::apply(WriteContext& ctx) {
                          static_cast<std::int64_t>(w.old_entry ? w.old_entry->size : 0);
     ctx.add_stats(table_.stats_of(*w.index), w.index->id, entries, bytes);
   }
+  auto& vector_memory = ctx.store().vector_memory();
   for (const VectorWrite& w : vector_writes_) {
     if (w.old_entry && (!w.new_entry || w.old_entry->stored_key != w.new_entry->stored_key)) {
       txn.del(ctx.dbs().vectors, w.old_entry->stored_key);
+      vector_memory.stage_erase(ctx, w.index->id, w.old_entry->stored_key);
     }
-    if (w.new_entry) txn.put(ctx.dbs().vectors, w.new_entry->stored_key, w.new_entry->value);
+    if (w.new_entry) {
+      txn.put(ctx.dbs().vectors, w.new_entry->stored_key, w.new_entry->value);
+      vector_memory.stage_upsert(ctx, w.index->id, w.new_entry->stored_key,
+                                 vectors::view(w.new_entry->value, w.index->dimensions).vector_bytes);
+    }
     std::int64_t entries = (w.new_entry ? 1 : 0) - (w.old_entry ? 1 : 0);
     std::int64_t bytes = static_cast<std::int64_t>(w.new_entry ? w.new_entry->bytes : 0) -
                          static_cast<std::int64_t>(w.old_entry ? w.old_entry->bytes : 0);

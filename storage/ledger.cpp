@@ -63,6 +63,8 @@ std::string encode(const UsageTotals& t) {
   put(out, t.write_units);
   put(out, t.peak_read_per_second);
   put(out, t.peak_write_per_second);
+  put(out, t.vector_search_bytes);
+  put(out, t.vector_write_bytes);
   return out;
 }
 
@@ -73,6 +75,11 @@ UsageTotals decode_usage(std::string_view in) {
   t.write_units = take<double>(in);
   t.peak_read_per_second = take<double>(in);
   t.peak_write_per_second = take<double>(in);
+  // Totals saved before vector indexes end here.
+  if (!in.empty()) {
+    t.vector_search_bytes = take<double>(in);
+    t.vector_write_bytes = take<double>(in);
+  }
   return t;
 }
 
@@ -86,6 +93,9 @@ std::string encode(const PatternTotals& t) {
   out += t.operation;
   out += '\0';
   out += t.index;
+  out += '\0';
+  put(out, t.vector_search_bytes);
+  put(out, t.vector_write_bytes);
   return out;
 }
 
@@ -97,7 +107,12 @@ PatternTotals decode_pattern(std::string_view in) {
   t.items_read = take<std::uint64_t>(in);
   t.items_returned = take<std::uint64_t>(in);
   t.operation = std::string(take_part(in));
-  t.index = std::string(in);
+  // Totals saved before vector indexes end with the index's name.
+  t.index = std::string(take_part(in));
+  if (!in.empty()) {
+    t.vector_search_bytes = take<double>(in);
+    t.vector_write_bytes = take<double>(in);
+  }
   return t;
 }
 
@@ -199,6 +214,14 @@ void Ledger::record(std::string_view ns, std::string_view operation, const Consu
     add(global, index.read_units, index.write_units, false, second);
     global.series->add(now_ms, index.read_units, index.write_units, false);
   }
+  for (const auto& index : consumed.vector_indexes) {
+    for (LiveUsage* live :
+         {&entry({ns, table, index.index_name, operation}), &all_operations(ns, table, index.index_name)}) {
+      live->totals.vector_search_bytes += index.search_bytes;
+      live->totals.vector_write_bytes += index.write_bytes;
+      ++live->version;
+    }
+  }
 }
 
 void Ledger::record_throttled(std::string_view ns, std::string_view table, std::string_view index,
@@ -226,6 +249,10 @@ void Ledger::record_pattern(std::string_view ns, PatternUse use, const ConsumedC
       t.read_units += index.read_units;
       t.write_units += index.write_units;
     }
+  }
+  for (const auto& index : consumed.vector_indexes) {
+    t.vector_search_bytes += index.search_bytes;
+    t.vector_write_bytes += index.write_bytes;
   }
   t.items_read += use.items_read;
   t.items_returned += use.items_returned;

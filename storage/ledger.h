@@ -56,6 +56,9 @@ struct UsageTotals {
   // The busiest second seen, for sizing provisioned capacity.
   double peak_read_per_second = 0;
   double peak_write_per_second = 0;
+  // A vector index's units (VectorCapacity), metered in bytes.
+  double vector_search_bytes = 0;
+  double vector_write_bytes = 0;
 };
 
 struct PatternKey {
@@ -73,6 +76,8 @@ struct PatternTotals {
   double write_units = 0;
   std::uint64_t items_read = 0;
   std::uint64_t items_returned = 0;
+  double vector_search_bytes = 0;
+  double vector_write_bytes = 0;
 };
 
 // One request, as the ledger records it.

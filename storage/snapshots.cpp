@@ -8,6 +8,7 @@
 #include "storage/pitr.h"
 #include "storage/streams.h"
 #include "storage/table_ops.h"
+#include "storage/vector_memory.h"
 
 namespace dynamod {
 namespace {
@@ -15,9 +16,9 @@ namespace {
 constexpr std::size_t kItemsDatabase = 2;
 
 // The databases an image holds, in a fixed order (see snapshots.h for those it leaves out).
-std::array<lmdb::Dbi, 11> image_databases(const Databases& d) {
+std::array<lmdb::Dbi, 12> image_databases(const Databases& d) {
   return {d.catalog, d.stats,          d.items,   d.indexes,      d.collections, d.tokens,
-          d.streams, d.stream_records, d.backups, d.backup_items, d.pitr_log};
+          d.streams, d.stream_records, d.backups, d.backup_items, d.pitr_log,    d.vectors};
 }
 
 void append_u32(std::string& out, std::uint32_t v) {
@@ -45,6 +46,12 @@ void empty_table(WriteContext& ctx, const Table& table) {
       ctx.discard_stats_of(index.id);
       ops::delete_prefix(ctx, dbs.indexes, keys::key_space_prefix(index.id));
     }
+  }
+  for (const auto& index : table.schema.vector_indexes) {
+    ctx.txn().del(dbs.stats, Store::stats_key(index.id));
+    ctx.discard_stats_of(index.id);
+    ops::delete_prefix(ctx, dbs.vectors, keys::key_space_prefix(index.id));
+    ctx.store().vector_memory().stage_forget(ctx, index.id);
   }
   pitr::drop(ctx, table.schema.id);
 }
@@ -93,6 +100,8 @@ std::uint64_t StoreImage::tables() const { return dbs_[0].count; }
 void StoreImage::restore(WriteContext& ctx) const {
   // Every counter earlier jobs of the group changed is replaced.
   ctx.discard_stats();
+  // Every vector index's entries are replaced too: the next search loads them again.
+  ctx.store().vector_memory().stage_forget_all(ctx);
   auto databases = image_databases(ctx.dbs());
   for (std::size_t i = 0; i < kDatabases; ++i) {
     ctx.txn().clear(databases[i]);

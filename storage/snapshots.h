@@ -4,7 +4,7 @@
 //
 // An image copies every entry of the databases that hold tables and what
 // hangs off them (catalog, stats, items, indexes, collections, tokens, streams,
-// stream_records, backups, backup_items, pitr_log) out of one read
+// stream_records, backups, backup_items, pitr_log, vectors) out of one read
 // transaction, into memory. Left out, and never moved back by a restore:
 // `meta` (key-space ids and stream sequence numbers only grow, so nothing
 // restored can meet a newer id or sequence number), `names` (the attribute
@@ -44,7 +44,7 @@ class StoreImage {
     std::string entries;  // u32 key size, u32 value size, key, value; in key order
     std::uint64_t count = 0;
   };
-  static constexpr std::size_t kDatabases = 11;
+  static constexpr std::size_t kDatabases = 12;
   std::array<Database, kDatabases> dbs_{};
 };
 

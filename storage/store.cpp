@@ -12,6 +12,7 @@
 
 #include "storage/key_codec.h"
 #include "storage/schema_codec.h"
+#include "storage/vector_memory.h"
 
 namespace dynamod {
 namespace {
@@ -116,6 +117,7 @@ Store::Store(const StoreOptions& options)
     load_catalog();
     // After the databases exist: its views are read transactions that must see them.
     lagged_reads_ = std::make_unique<LaggedReads>(*env_, options.consistency_lag_ms, clock_);
+    vector_memory_ = std::make_unique<vectors::VectorMemory>(options.vector_search);
   } catch (...) {
     lagged_reads_.reset();
     read_pool_.reset();
@@ -127,6 +129,9 @@ Store::Store(const StoreOptions& options)
   // process however it ends, so a killed test server leaves no tmpfs behind.
   if (options.in_memory) std::filesystem::remove_all(path_);
 }
+
+// Out of line: VectorMemory is complete only here.
+Store::~Store() = default;
 
 lmdb::ReadTxn Store::read_eventually(const Table& table) {
   if (!lagged_reads_->active()) return read();

@@ -28,8 +28,13 @@
 #include "storage/directory_lock.h"
 #include "storage/lagged_reads.h"
 #include "storage/lmdb.h"
+#include "storage/vector_search_mode.h"
 
 namespace dynamod {
+
+namespace vectors {
+class VectorMemory;
+}
 
 struct StoreOptions {
   enum class Durability : std::uint8_t { Full, Relaxed, None };
@@ -48,6 +53,8 @@ struct StoreOptions {
   std::int64_t resource_policy_cooldown_ms = 15000;
   // --consistency-lag: eventually consistent reads see the store as it was this long ago.
   std::int64_t consistency_lag_ms = 0;
+  // --vector-search: how SearchVectors searches large partitions (storage/vector_partition.h).
+  vectors::SearchMode vector_search = vectors::SearchMode::Approximate;
 };
 
 struct Databases {
@@ -72,6 +79,7 @@ struct Databases {
 class Store {
  public:
   explicit Store(const StoreOptions& options);
+  ~Store();
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
@@ -85,6 +93,8 @@ class Store {
   // store as it was that long ago (storage/lagged_reads.h); otherwise read().
   lmdb::ReadTxn read_eventually(const Table& table);
   LaggedReads& lagged_reads() { return *lagged_reads_; }
+  // Vector indexes' vectors in memory, for SearchVectors (storage/vector_memory.h).
+  vectors::VectorMemory& vector_memory() { return *vector_memory_; }
   const std::filesystem::path& path() const { return path_; }
   std::uint64_t item_collection_limit() const { return item_collection_limit_; }
   std::int64_t ttl_cooldown_ms() const { return ttl_cooldown_ms_; }
@@ -125,6 +135,7 @@ class Store {
   Catalog catalog_;
   AttributeNames names_;
   std::unique_ptr<LaggedReads> lagged_reads_;
+  std::unique_ptr<vectors::VectorMemory> vector_memory_;
 };
 
 }  // namespace dynamod

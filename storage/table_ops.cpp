@@ -11,6 +11,7 @@
 #include "storage/schema_codec.h"
 #include "storage/streams.h"
 #include "storage/vector_builds.h"
+#include "storage/vector_memory.h"
 
 namespace dynamod::ops {
 namespace {
@@ -178,6 +179,7 @@ TableDescription delete_table(WriteContext& ctx, const Scope& scope, const std::
   for (const auto& index : table->schema.vector_indexes) {
     ctx.txn().del(ctx.dbs().stats, Store::stats_key(index.id));
     delete_prefix(ctx, ctx.dbs().vectors, keys::key_space_prefix(index.id));
+    ctx.store().vector_memory().stage_forget(ctx, index.id);
   }
   ctx.stage_drop(ns, table->schema.name);
   TableDescription answer = describe(*table);

@@ -9,6 +9,7 @@
 #include "storage/key_codec.h"
 #include "storage/table_ops.h"
 #include "storage/vector_entries.h"
+#include "storage/vector_memory.h"
 
 namespace dynamod {
 namespace {
@@ -60,6 +61,8 @@ class VectorIndexJob final : public IndexJobFrame<VectorIndexJob> {
     for (const auto& e : entries) {
       if (ctx.txn().get(ctx.dbs().vectors, e.stored_key)) continue;  // already written by a client write
       ctx.txn().put(ctx.dbs().vectors, e.stored_key, e.value);
+      ctx.store().vector_memory().stage_upsert(ctx, index_id_, e.stored_key,
+                                               vectors::view(e.value, index.dimensions).vector_bytes);
       ctx.add_stats(table.index_stats.at(index_id_), index_id_, 1, static_cast<std::int64_t>(e.bytes));
     }
     if (!finished) return false;
@@ -71,6 +74,7 @@ class VectorIndexJob final : public IndexJobFrame<VectorIndexJob> {
   }
 
   bool drop(WriteContext& ctx, const Table& table) {
+    ctx.store().vector_memory().stage_forget(ctx, index_id_);
     if (!delete_chunk(ctx, ctx.dbs().vectors, keys::key_space_prefix(index_id_))) return false;
     TableSchema schema = table.schema;
     std::string name = find(schema, index_id_)->name;
@@ -136,6 +140,10 @@ void resume_vector_index_jobs(Store& store, WriteQueue& queue) {
     for (const auto& index : table->schema.vector_indexes) {
       if (index.status == IndexStatus::Creating || index.status == IndexStatus::Deleting) {
         schedule_vector_index_job(queue, table->ns, table->schema.name, table->schema.id, index.id);
+      } else {
+        // Searched indexes are loaded on their first search; those that exist
+        // at start are loaded at once, so the first search finds them ready.
+        store.vector_memory().load(queue, index);
       }
     }
   }

@@ -27,7 +27,8 @@ std::optional<std::uint32_t> apply_vector_index_change(WriteContext& ctx, Vector
 void schedule_vector_index_job(WriteQueue& queue, const std::string& ns, const std::string& table,
                                std::uint32_t table_id, std::uint32_t index_id);
 
-// At startup: resumes every vector index build and drop the catalog records.
+// At startup: resumes every vector index build and drop the catalog records,
+// and loads the vectors of every other vector index into memory.
 void resume_vector_index_jobs(Store& store, WriteQueue& queue);
 
 }  // namespace dynamod

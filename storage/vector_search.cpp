@@ -1,20 +1,15 @@
 #include "storage/vector_search.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include "storage/item_codec.h"
 #include "storage/lmdb.h"
 #include "storage/vector_entries.h"
+#include "storage/vector_math.h"
+#include "storage/vector_memory.h"
 
 namespace dynamod::vectors {
 namespace {
-
-struct Candidate {
-  double score;
-  std::uint64_t order;  // key order, for ties
-  std::string_view value;
-};
 
 bool passes(const VectorSearchSpec& spec, std::string_view record, const AttributeNames& names) {
   if (spec.filters.empty()) return true;
@@ -26,64 +21,27 @@ bool passes(const VectorSearchSpec& spec, std::string_view record, const Attribu
   return true;
 }
 
-}  // namespace
+struct Scanned {
+  double score;
+  std::uint64_t order;  // key order, for ties
+  std::string_view value;
+};
 
-// Sums over kLanes independent accumulators: a float reduction in one
-// accumulator is a chain of dependent adds that the compiler may not reorder
-// (no -ffast-math), so it neither vectorises nor pipelines; lanes do both
-// (10,000 x 768 COSINE: 28 ms a search with one accumulator, bench/vector-search.py).
-constexpr std::size_t kLanes = 16;
-
-template <typename Term>
-float lane_sum(std::size_t n, Term term) {
-  float lanes[kLanes] = {};
-  std::size_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    for (std::size_t l = 0; l < kLanes; ++l) lanes[l] += term(i + l);
-  }
-  float sum = 0;
-  for (; i < n; ++i) sum += term(i);
-  for (float l : lanes) sum += l;
-  return sum;
-}
-
-double score(DistanceFunction function, std::span<const float> query, std::span<const float> stored) {
-  const std::size_t n = std::min(query.size(), stored.size());
-  const float* q = query.data();
-  const float* s = stored.data();
-  switch (function) {
-    case DistanceFunction::Euclidean: {
-      float sum = lane_sum(n, [&](std::size_t i) { return (q[i] - s[i]) * (q[i] - s[i]); });
-      return std::sqrt(static_cast<double>(sum));
-    }
-    case DistanceFunction::DotProduct: return lane_sum(n, [&](std::size_t i) { return q[i] * s[i]; });
-    case DistanceFunction::Cosine: {
-      float dot = lane_sum(n, [&](std::size_t i) { return q[i] * s[i]; });
-      float qq = lane_sum(n, [&](std::size_t i) { return q[i] * q[i]; });
-      float ss = lane_sum(n, [&](std::size_t i) { return s[i] * s[i]; });
-      if (qq == 0 || ss == 0) return 1.0;
-      double similarity =
-          static_cast<double>(dot) / (std::sqrt(static_cast<double>(qq)) * std::sqrt(static_cast<double>(ss)));
-      return 1.0 - std::clamp(similarity, -1.0, 1.0);
-    }
-  }
-  return 0;
-}
-
-SearchResult search(Store& store, const VectorSearchSpec& spec) {
+// Every entry of the partition in LMDB, scored exactly: the search of an index
+// whose vectors are not in memory yet.
+SearchResult scan(Store& store, const VectorSearchSpec& spec, const std::string& prefix) {
   const VectorIndexSchema& index = *spec.index;
   const DistanceFunction function = index.distance;
   // A max-heap under `better`: the worst kept candidate is at its front.
-  auto better = [function](const Candidate& a, const Candidate& b) {
+  auto better = [function](const Scanned& a, const Scanned& b) {
     if (a.score != b.score) return ranks_before(function, a.score, b.score);
     return a.order < b.order;
   };
   SearchResult result;
-  std::vector<Candidate> heap;
+  std::vector<Scanned> heap;
   heap.reserve(spec.top_k + 1);
   std::vector<float> stored(static_cast<std::size_t>(index.dimensions));
   lmdb::ReadTxn txn = store.read();
-  const std::string prefix = partition_prefix(index, spec.hash_value ? &*spec.hash_value : nullptr);
   auto cursor = txn.cursor(store.dbs().vectors);
   std::uint64_t order = 0;
   for (auto entry = cursor.seek(prefix); entry && entry->first.substr(0, prefix.size()) == prefix;
@@ -103,8 +61,41 @@ SearchResult search(Store& store, const VectorSearchSpec& spec) {
   }
   std::sort_heap(heap.begin(), heap.end(), better);
   result.hits.reserve(heap.size());
-  for (const Candidate& c : heap) {
+  for (const Scanned& c : heap) {
     result.hits.push_back({std::string(view(c.value, index.dimensions).record), c.score});
+  }
+  return result;
+}
+
+}  // namespace
+
+SearchResult search(Store& store, WriteQueue& writer, const VectorSearchSpec& spec) {
+  const VectorIndexSchema& index = *spec.index;
+  const std::string prefix = partition_prefix(index, spec.hash_value ? &*spec.hash_value : nullptr);
+  VectorMemory& memory = store.vector_memory();
+  std::shared_ptr<IndexMemory> in_memory = memory.loaded(index.id);
+  if (!in_memory) {
+    memory.load(writer, index);
+    return scan(store, spec, prefix);
+  }
+  SearchResult result;
+  std::shared_ptr<Partition> partition = in_memory->find(prefix);
+  if (!partition) return result;
+  // Opened before the search, so it holds every write acknowledged before the
+  // request; an entry the vectors in memory have but it has not (written or
+  // deleted meanwhile) is skipped.
+  lmdb::ReadTxn txn = store.read();
+  const Databases& dbs = store.dbs();
+  Accept accept = [&](std::string_view key) {
+    if (spec.filters.empty()) return true;
+    auto value = txn.get(dbs.vectors, key);
+    return value && passes(spec, view(*value, index.dimensions).record, store.names());
+  };
+  std::vector<Candidate> found = partition->search(spec.query, spec.top_k, accept, result.examined);
+  result.hits.reserve(found.size());
+  for (const Candidate& c : found) {
+    auto value = txn.get(dbs.vectors, c.key);
+    if (value) result.hits.push_back({std::string(view(*value, index.dimensions).record), c.score});
   }
   return result;
 }

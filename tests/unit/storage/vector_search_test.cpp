@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "storage/schema_codec.h"
-#include "storage/vector_search.h"
+#include "storage/vector_math.h"
 
 namespace dynamod {
 
