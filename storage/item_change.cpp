@@ -141,7 +141,7 @@ void ItemChange::apply(WriteContext& ctx) {
     }
     if (w.new_entry) {
       txn.put(ctx.dbs().vectors, w.new_entry->stored_key, w.new_entry->value);
-      vector_memory.stage_upsert(ctx, w.index->id, w.new_entry->stored_key,
+      vector_memory.stage_upsert(ctx, *w.index, w.new_entry->stored_key,
                                  vectors::view(w.new_entry->value, w.index->dimensions).vector_bytes);
     }
     std::int64_t entries = (w.new_entry ? 1 : 0) - (w.old_entry ? 1 : 0);

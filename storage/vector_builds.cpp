@@ -61,7 +61,7 @@ class VectorIndexJob final : public IndexJobFrame<VectorIndexJob> {
     for (const auto& e : entries) {
       if (ctx.txn().get(ctx.dbs().vectors, e.stored_key)) continue;  // already written by a client write
       ctx.txn().put(ctx.dbs().vectors, e.stored_key, e.value);
-      ctx.store().vector_memory().stage_upsert(ctx, index_id_, e.stored_key,
+      ctx.store().vector_memory().stage_upsert(ctx, index, e.stored_key,
                                                vectors::view(e.value, index.dimensions).vector_bytes);
       ctx.add_stats(table.index_stats.at(index_id_), index_id_, 1, static_cast<std::int64_t>(e.bytes));
     }

@@ -157,11 +157,18 @@ void VectorMemory::forget(std::uint32_t index_id, const IndexMemory* target) {
   if (it != indexes_.end() && it->second.get() == target) indexes_.erase(it);
 }
 
-void VectorMemory::stage_upsert(WriteContext& ctx, std::uint32_t index_id, std::string_view stored_key,
+void VectorMemory::stage_upsert(WriteContext& ctx, const VectorIndexSchema& index_schema, std::string_view stored_key,
                                 std::string_view vector_bytes) {
+  const std::uint32_t index_id = index_schema.id;
+  bool known = false;
   {
     std::lock_guard lock(mutex_);
-    if (!indexes_.contains(index_id)) return;  // a later load reads this write from LMDB
+    known = indexes_.contains(index_id);
+  }
+  if (!known) {
+    // A CREATING index is loaded on its first search; its backfill writes here too.
+    if (index_schema.status != IndexStatus::Active) return;
+    load(ctx.queue(), index_schema);  // its first chunk runs after this commit and reads this write
   }
   ctx.after_commit([this, index_id, key = std::string(stored_key), bytes = std::string(vector_bytes)] {
     std::shared_ptr<IndexMemory> index;

@@ -82,8 +82,10 @@ class VectorMemory {
   void load(WriteQueue& queue, const VectorIndexSchema& index);
 
   // Within a write job: an entry's change, applied after the commit to an
-  // index that is loaded or loading.
-  void stage_upsert(WriteContext& ctx, std::uint32_t index_id, std::string_view stored_key,
+  // index that is loaded or loading. The first write to an ACTIVE index that
+  // is neither starts its load, so a table filled after CreateTable has its
+  // vectors (and graphs) in memory before its first search.
+  void stage_upsert(WriteContext& ctx, const VectorIndexSchema& index, std::string_view stored_key,
                     std::string_view vector_bytes);
   void stage_erase(WriteContext& ctx, std::uint32_t index_id, std::string_view stored_key);
   // Within a write job: after the commit, the index (or every index) is forgotten.
