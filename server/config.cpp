@@ -43,7 +43,7 @@ std::optional<Config> parse_config(int argc, char** argv) {
   std::string metering = "on";
   std::string control = "on";
   std::string console = "on";
-  std::string vector_search = "approximate";
+  std::string vector_search = "exact";
   po::options_description desc(
       "dynamod: Amazon DynamoDB's API on your own machine.\n"
       "Every flag can also be set with an environment variable: --data-dir is DYNAMOD_DATA_DIR.\n\n"
@@ -106,8 +106,8 @@ std::optional<Config> parse_config(int argc, char** argv) {
     ("console", po::value(&console)->default_value(console),
         "on: serve the web console at /dynamod/console (it signs its requests when --credentials is given). off: no console.")
     ("vector-search", po::value(&vector_search)->default_value(vector_search),
-        "approximate: SearchVectors searches a partition of 10,000 vectors or more through an HNSW graph, as the "
-        "service's index is approximate. exact: it scores every vector, for deterministic, complete answers. "
+        "exact (default): SearchVectors scores every vector, for deterministic, complete answers. approximate: a "
+        "partition of 10,000 vectors or more is searched through an HNSW graph, as the service's index is approximate. "
         "Smaller partitions are always searched exactly.");
   // clang-format on
   po::variables_map vm;

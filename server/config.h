@@ -39,7 +39,8 @@ struct Config {
   bool control = true;  // the control endpoints under /dynamod/ (faults, reset, snapshots)
   bool console = true;  // the web console at /dynamod/console
   // How SearchVectors searches partitions of 10,000 vectors or more (smaller ones are always exact).
-  vectors::SearchMode vector_search = vectors::SearchMode::Approximate;
+  // Exact by default: approximate recall at scale is not yet good enough (bench/RESULTS.md).
+  vectors::SearchMode vector_search = vectors::SearchMode::Exact;
 };
 
 // "64KB", "1MB", "10GB", "512" (bytes; units are powers of 1024).

@@ -73,7 +73,7 @@ def test_exact_search_of_a_large_partition_scores_every_vector(launch_dynamod):
 
 
 def test_approximate_search_uses_the_graph_and_sees_every_write(launch_dynamod):
-    server = launch_dynamod(in_memory=True)  # approximate is the default
+    server = launch_dynamod(args=["--vector-search", "approximate"], in_memory=True)
     raw = raw_for(server)
     make_table(raw)
     vectors = random_vectors(LARGE)
