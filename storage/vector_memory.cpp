@@ -127,11 +127,15 @@ VectorMemory::~VectorMemory() {
   if (builder_.joinable()) builder_.join();
 }
 
-std::shared_ptr<IndexMemory> VectorMemory::loaded(std::uint32_t index_id) const {
+std::shared_ptr<IndexMemory> VectorMemory::registered(std::uint32_t index_id) const {
   std::lock_guard lock(mutex_);
   auto it = indexes_.find(index_id);
-  if (it == indexes_.end() || !it->second->ready()) return nullptr;
-  return it->second;
+  return it == indexes_.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<IndexMemory> VectorMemory::loaded(std::uint32_t index_id) const {
+  std::shared_ptr<IndexMemory> index = registered(index_id);
+  return index && index->ready() ? index : nullptr;
 }
 
 void VectorMemory::load(WriteQueue& queue, const VectorIndexSchema& index) {
@@ -146,9 +150,7 @@ void VectorMemory::load(WriteQueue& queue, const VectorIndexSchema& index) {
 }
 
 bool VectorMemory::holds(std::uint32_t index_id, const IndexMemory* target) const {
-  std::lock_guard lock(mutex_);
-  auto it = indexes_.find(index_id);
-  return it != indexes_.end() && it->second.get() == target;
+  return registered(index_id).get() == target;
 }
 
 void VectorMemory::forget(std::uint32_t index_id, const IndexMemory* target) {
@@ -160,24 +162,14 @@ void VectorMemory::forget(std::uint32_t index_id, const IndexMemory* target) {
 void VectorMemory::stage_upsert(WriteContext& ctx, const VectorIndexSchema& index_schema, std::string_view stored_key,
                                 std::string_view vector_bytes) {
   const std::uint32_t index_id = index_schema.id;
-  bool known = false;
-  {
-    std::lock_guard lock(mutex_);
-    known = indexes_.contains(index_id);
-  }
-  if (!known) {
+  if (!registered(index_id)) {
     // A CREATING index is loaded on its first search; its backfill writes here too.
     if (index_schema.status != IndexStatus::Active) return;
     load(ctx.queue(), index_schema);  // its first chunk runs after this commit and reads this write
   }
   ctx.after_commit([this, index_id, key = std::string(stored_key), bytes = std::string(vector_bytes)] {
-    std::shared_ptr<IndexMemory> index;
-    {
-      std::lock_guard lock(mutex_);
-      auto it = indexes_.find(index_id);
-      if (it == indexes_.end()) return;
-      index = it->second;
-    }
+    std::shared_ptr<IndexMemory> index = registered(index_id);
+    if (!index) return;
     auto partition = index->partition_of_key(key);
     partition->upsert(key, bytes);
     if (partition->has_graph_work()) wants_graph_work(partition);
@@ -185,18 +177,10 @@ void VectorMemory::stage_upsert(WriteContext& ctx, const VectorIndexSchema& inde
 }
 
 void VectorMemory::stage_erase(WriteContext& ctx, std::uint32_t index_id, std::string_view stored_key) {
-  {
-    std::lock_guard lock(mutex_);
-    if (!indexes_.contains(index_id)) return;
-  }
+  if (!registered(index_id)) return;
   ctx.after_commit([this, index_id, key = std::string(stored_key)] {
-    std::shared_ptr<IndexMemory> index;
-    {
-      std::lock_guard lock(mutex_);
-      auto it = indexes_.find(index_id);
-      if (it == indexes_.end()) return;
-      index = it->second;
-    }
+    std::shared_ptr<IndexMemory> index = registered(index_id);
+    if (!index) return;
     index->partition_of_key(key)->erase(key);
   });
 }

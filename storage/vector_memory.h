@@ -100,6 +100,8 @@ class VectorMemory {
 
  private:
   void build_graphs();
+  // The index's vectors, loaded or loading; null when neither.
+  std::shared_ptr<IndexMemory> registered(std::uint32_t index_id) const;
 
   const SearchMode mode_;
   mutable std::mutex mutex_;

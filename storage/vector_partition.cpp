@@ -62,6 +62,11 @@ void Partition::upsert(std::string_view stored_key, std::string_view vector_byte
     slot_of_.emplace(keys_[slot], slot);
   } else {
     slot = it->second;
+    // The loader and a client write may apply the same entry twice, and most
+    // updates leave the vector as it was: neither is a change to re-graph.
+    if (std::memcmp(vector_of(slot), vector_bytes.data(), std::min(vector_bytes.size(), dims_ * sizeof(float))) == 0) {
+      return;
+    }
   }
   auto* target = const_cast<float*>(vector_of(slot));
   std::memcpy(target, vector_bytes.data(), std::min(vector_bytes.size(), dims_ * sizeof(float)));

@@ -58,30 +58,33 @@ def keys(answer):
     return [r["Item"]["pk"]["S"] for r in answer["SearchResults"]]
 
 
-def test_exact_search_of_a_large_partition_scores_every_vector(launch_dynamod):
-    server = launch_dynamod(args=["--vector-search", "exact"], in_memory=True)
+def filled_server(launch_dynamod, mode):
+    """A server searching in `mode` whose table "big" holds LARGE random vectors: (raw, vectors)."""
+    server = launch_dynamod(args=["--vector-search", mode], in_memory=True)
     raw = raw_for(server)
     make_table(raw)
     vectors = random_vectors(LARGE)
     load(raw, vectors)
-    rng = random.Random(9)
-    for _ in range(10):
-        query = [round(rng.uniform(-1, 1), 5) for _ in range(DIMS)]
+    return raw, vectors
+
+
+def random_queries(seed, count):
+    rng = random.Random(seed)
+    return [[round(rng.uniform(-1, 1), 5) for _ in range(DIMS)] for _ in range(count)]
+
+
+def test_exact_search_of_a_large_partition_scores_every_vector(launch_dynamod):
+    raw, vectors = filled_server(launch_dynamod, "exact")
+    for query in random_queries(9, 10):
         answer = v.ok(v.search(raw, "big", query, top_k=10))
         want = sorted(euclidean(query, e) for e in vectors.values())[:10]
         assert [r["Score"] for r in answer["SearchResults"]] == pytest.approx(want, abs=1e-5)
 
 
 def test_approximate_search_uses_the_graph_and_sees_every_write(launch_dynamod):
-    server = launch_dynamod(args=["--vector-search", "approximate"], in_memory=True)
-    raw = raw_for(server)
-    make_table(raw)
-    vectors = random_vectors(LARGE)
-    load(raw, vectors)
-    rng = random.Random(10)
+    raw, vectors = filled_server(launch_dynamod, "approximate")
     found = 0
-    for _ in range(30):
-        query = [round(rng.uniform(-1, 1), 5) for _ in range(DIMS)]
+    for query in random_queries(10, 30):
         want = set(sorted(vectors, key=lambda k: euclidean(query, vectors[k]))[:10])
         found += len(want & set(keys(v.ok(v.search(raw, "big", query, top_k=10)))))
     assert found / 300 >= 0.9
