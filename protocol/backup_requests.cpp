@@ -69,6 +69,7 @@ bool read_override(std::string_view key, json::value& value, RestoreOverrides& o
   else if (key == "GlobalSecondaryIndexOverride") o.global_indexes = decode_raw_indexes(value);
   else if (key == "LocalSecondaryIndexOverride") o.local_indexes = decode_raw_indexes(value);
   else if (key == "ProvisionedThroughputOverride") o.throughput = decode_raw_throughput(value);
+  else if (key == "VectorIndexOverride") o.vector_indexes = decode_raw_vector_indexes(value);
   else return false;
   return true;
 }
@@ -81,6 +82,7 @@ void check_overrides(const RestoreOverrides& o, ConstraintErrors& errors) {
   check_index_constraints(o.global_indexes, "globalSecondaryIndexOverride", errors);
   check_index_constraints(o.local_indexes, "localSecondaryIndexOverride", errors);
   if (o.throughput) check_throughput_constraints(*o.throughput, "provisionedThroughputOverride", errors);
+  if (o.vector_indexes) check_vector_index_constraints(*o.vector_indexes, "vectorIndexOverride", errors);
 }
 
 void check_target(const std::optional<std::string>& target, ConstraintErrors& errors) {
@@ -269,7 +271,7 @@ TableSchema restored_schema(const TableSchema& source, const std::string& target
   }
   if (source.table_class) create.table_class = std::string(table_class_name(*source.table_class));
   TableSchema restored = validate_create_table(create);
-  keep_vector_indexes(source, restored);
+  keep_vector_indexes(source, restored, request.vector_indexes);
   // The source's encryption key and on-demand maximums go along (an index by its name).
   restored.sse_kms_key = source.sse_kms_key;
   if (restored.billing_mode == BillingMode::PayPerRequest) {

@@ -12,6 +12,7 @@
 #include "protocol/json_reader.h"
 #include "protocol/table_requests.h"
 #include "protocol/table_schema.h"
+#include "protocol/vector_index_raw.h"
 
 namespace dynamod {
 
@@ -39,6 +40,7 @@ struct RestoreOverrides {
   std::optional<std::vector<RawIndex>> global_indexes;  // replace the source's
   std::optional<std::vector<RawIndex>> local_indexes;
   std::optional<RawThroughput> throughput;
+  std::optional<std::vector<RawVectorIndex>> vector_indexes;  // those of the source's to keep
 };
 
 struct RestoreTableFromBackupRequest {

@@ -1,6 +1,9 @@
 #include "protocol/backups.h"
 
+#include <algorithm>
+
 #include "protocol/table_requests.h"
+#include "protocol/vector_index.h"
 
 namespace dynamod {
 namespace {
@@ -80,6 +83,18 @@ void write_features(JsonWriter& out, const TableSchema& t) {
     out.key("GlobalSecondaryIndexes");
     out.begin_array();
     for (const auto& index : t.global_indexes) write_index_info(out, index, true);
+    out.end_array();
+  }
+  if (std::any_of(t.vector_indexes.begin(), t.vector_indexes.end(),
+                  [](const VectorIndexSchema& index) { return index.status != IndexStatus::Deleting; })) {
+    out.key("VectorIndexes");
+    out.begin_array();
+    for (const auto& index : t.vector_indexes) {
+      if (index.status == IndexStatus::Deleting) continue;  // (a restore does not bring it back)
+      out.begin_object();
+      encode_vector_index_definition(out, index);
+      out.end_object();
+    }
     out.end_array();
   }
   if (t.stream && t.stream->enabled) {

@@ -273,11 +273,53 @@ void check_billing_mode_keeps_vector_indexes(const TableSchema& table, BillingMo
     throw ApiError::invalid_parameter(kOnDemandOnly);
 }
 
-void keep_vector_indexes(const TableSchema& source, TableSchema& restored) {
-  if (restored.billing_mode != BillingMode::PayPerRequest) return;
+namespace {
+
+// The source's index a VectorIndexOverride entry names; the entry must repeat
+// its definition ("The indexes provided must match existing vector indexes").
+const VectorIndexSchema& matching_source_index(const RawVectorIndex& raw, const TableSchema& source,
+                                               const TableSchema& restored) {
+  const VectorIndexSchema* was = nullptr;
   for (const auto& index : source.vector_indexes) {
-    if (index.status == IndexStatus::Deleting) continue;
-    VectorIndexSchema kept = index;
+    if (index.name == *raw.index_name && index.status != IndexStatus::Deleting) was = &index;
+  }
+  if (was == nullptr) {
+    throw ApiError::invalid_parameter("Vector index " + *raw.index_name +
+                                      " in VectorIndexOverride does not exist in the source table");  // dynamod's
+  }
+  VectorIndexSchema asked = validate_vector_index(raw, restored, source.attribute_definitions);
+  asked.id = was->id;
+  asked.status = was->status;
+  asked.backfilling = was->backfilling;
+  if (!(asked == *was)) {
+    throw ApiError::invalid_parameter("Vector index " + *raw.index_name +
+                                      " in VectorIndexOverride does not match its definition in the source table");
+  }
+  return *was;
+}
+
+}  // namespace
+
+void keep_vector_indexes(const TableSchema& source, TableSchema& restored,
+                         const std::optional<std::vector<RawVectorIndex>>& override_indexes) {
+  std::vector<const VectorIndexSchema*> chosen;
+  if (override_indexes) {
+    std::set<std::string> names;
+    for (const auto& raw : *override_indexes) {
+      if (!names.insert(*raw.index_name).second) {
+        throw ApiError::invalid_parameter("Duplicate vector index name in VectorIndexOverride: " +
+                                          *raw.index_name);  // dynamod's wording
+      }
+      chosen.push_back(&matching_source_index(raw, source, restored));
+    }
+  } else {
+    if (restored.billing_mode != BillingMode::PayPerRequest) return;
+    for (const auto& index : source.vector_indexes) {
+      if (index.status != IndexStatus::Deleting) chosen.push_back(&index);
+    }
+  }
+  for (const VectorIndexSchema* index : chosen) {
+    VectorIndexSchema kept = *index;
     kept.status = IndexStatus::Active;
     kept.backfilling = false;
     for (const auto& e : kept.search_schema) {
@@ -361,6 +403,44 @@ VectorIndexChange validate_vector_index_updates(const std::vector<RawVectorIndex
   return change;
 }
 
+void encode_vector_index_definition(JsonWriter& out, const VectorIndexSchema& index) {
+  out.key("IndexName");
+  out.string(index.name);
+  out.key("VectorAttribute");
+  out.begin_object();
+  out.key("AttributeName");
+  out.string(index.attribute);
+  out.end_object();
+  out.key("Dimensions");
+  out.integer(index.dimensions);
+  out.key("DistanceFunction");
+  out.string(distance_function_name(index.distance));
+  if (!index.search_schema.empty()) {
+    out.key("SearchSchema");
+    out.begin_array();
+    for (const auto& e : index.search_schema) {
+      out.begin_object();
+      out.key("AttributeName");
+      out.string(e.name);
+      out.key("SearchSchemaElementType");
+      out.string(e.role == SearchSchemaRole::Hash ? "HASH" : "INLINE_FILTER");
+      out.end_object();
+    }
+    out.end_array();
+  }
+  out.key("Projection");
+  out.begin_object();
+  out.key("ProjectionType");
+  out.string(projection_type_name(index.projection.type));
+  if (index.projection.type == ProjectionType::Include) {
+    out.key("NonKeyAttributes");
+    out.begin_array();
+    for (const auto& name : index.projection.non_key_attributes) out.string(name);
+    out.end_array();
+  }
+  out.end_object();
+}
+
 void encode_vector_index_descriptions(JsonWriter& out, const TableSchema& schema,
                                       const std::map<std::uint32_t, TableCounters>& counters,
                                       const std::string& table_arn) {
@@ -369,41 +449,7 @@ void encode_vector_index_descriptions(JsonWriter& out, const TableSchema& schema
   out.begin_array();
   for (const auto& index : schema.vector_indexes) {
     out.begin_object();
-    out.key("IndexName");
-    out.string(index.name);
-    out.key("VectorAttribute");
-    out.begin_object();
-    out.key("AttributeName");
-    out.string(index.attribute);
-    out.end_object();
-    out.key("Dimensions");
-    out.integer(index.dimensions);
-    out.key("DistanceFunction");
-    out.string(distance_function_name(index.distance));
-    if (!index.search_schema.empty()) {
-      out.key("SearchSchema");
-      out.begin_array();
-      for (const auto& e : index.search_schema) {
-        out.begin_object();
-        out.key("AttributeName");
-        out.string(e.name);
-        out.key("SearchSchemaElementType");
-        out.string(e.role == SearchSchemaRole::Hash ? "HASH" : "INLINE_FILTER");
-        out.end_object();
-      }
-      out.end_array();
-    }
-    out.key("Projection");
-    out.begin_object();
-    out.key("ProjectionType");
-    out.string(projection_type_name(index.projection.type));
-    if (index.projection.type == ProjectionType::Include) {
-      out.key("NonKeyAttributes");
-      out.begin_array();
-      for (const auto& name : index.projection.non_key_attributes) out.string(name);
-      out.end_array();
-    }
-    out.end_object();
+    encode_vector_index_definition(out, index);
     out.key("IndexStatus");
     out.string(index_status_name(index.status));
     // Reported while the index is CREATING; an ACTIVE index no longer reports it.

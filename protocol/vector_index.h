@@ -53,9 +53,12 @@ std::set<std::string> vector_search_attributes(const TableSchema& schema);
 void check_billing_mode_keeps_vector_indexes(const TableSchema& table, BillingMode mode);
 
 // A restore (from a backup or a point in time) keeps the source's vector
-// indexes, ACTIVE, with the definitions their search schemas use; a table
-// restored with PROVISIONED billing cannot have them.
-void keep_vector_indexes(const TableSchema& source, TableSchema& restored);
+// indexes, ACTIVE, with the definitions their search schemas use: all of
+// them, or those VectorIndexOverride lists, each of which must repeat an
+// index of the source. A table restored with PROVISIONED billing keeps none
+// (and an override that lists one is refused, as CreateTable refuses it).
+void keep_vector_indexes(const TableSchema& source, TableSchema& restored,
+                         const std::optional<std::vector<RawVectorIndex>>& override_indexes);
 
 // UpdateTable's VectorIndexUpdates, validated against the table.
 struct VectorIndexChange {
@@ -67,6 +70,11 @@ VectorIndexChange validate_vector_index_updates(const std::vector<RawVectorIndex
                                                 const TableSchema& table,
                                                 const std::optional<std::vector<RawAttributeDefinition>>& definitions,
                                                 BillingMode mode);
+
+// An index's definition (the members of VectorIndexInfo: IndexName,
+// VectorAttribute, Dimensions, DistanceFunction, SearchSchema, Projection)
+// into an open object.
+void encode_vector_index_definition(JsonWriter& out, const VectorIndexSchema& index);
 
 // DescribeTable's VectorIndexes member (nothing without vector indexes).
 void encode_vector_index_descriptions(JsonWriter& out, const TableSchema& schema,
