@@ -13,7 +13,7 @@ same searches: recall@10 of approximate against exact, p50/p99 of each on 1 and 
 connections, the build rate, the start-up load and graph times, RSS and disk per vector.
 
 Starts dynamod (in memory, and with --durable on a temporary data directory), then:
-  1. build: BatchWriteItem of 25 items with random unit vectors, over --conns connections;
+  1. build: BatchWriteItem of 25 items with unit vectors (--data), over --conns connections;
      vectors per second, and the RSS and data directory size per vector;
   2. SearchVectors, TopK 10, random queries, over 1 and over --conns connections: p50/p99;
   3. GetItem and UpdateItem (of an attribute the index does not project) on the vector table
@@ -65,10 +65,31 @@ class Client:
         return json.loads(answer)
 
 
-def unit_vector(rng, dims):
-    v = [rng.gauss(0, 1) for _ in range(dims)]
-    norm = sum(x * x for x in v) ** 0.5
-    return [x / norm for x in v]
+class VectorSource:
+    """The benchmark's vectors, unit length.
+
+    random: isotropic Gaussian directions. They have no structure: every vector is nearly as
+    far from a query as its nearest neighbours are, the worst case for any approximate index
+    (plain hnswlib with dynamod's parameters finds the same low recall on them, bench/RESULTS.md).
+    clustered: what embeddings look like, points around --clusters centres (a Gaussian mixture,
+    each coordinate a centre's plus noise --noise times the centres' spread); queries come from
+    the same mixture, as real queries are embedded by the same model as the data."""
+
+    def __init__(self, args):
+        self.dims = args.dims
+        self.noise = args.noise
+        rng = random.Random(99)
+        self.centres = ([[rng.gauss(0, 1) for _ in range(args.dims)] for _ in range(args.clusters)]
+                        if args.data == "clustered" else [])
+
+    def vector(self, rng):
+        if self.centres:
+            centre = rng.choice(self.centres)
+            v = [c + self.noise * rng.gauss(0, 1) for c in centre]
+        else:
+            v = [rng.gauss(0, 1) for _ in range(self.dims)]
+        norm = sum(x * x for x in v) ** 0.5
+        return [x / norm for x in v]
 
 
 def attr(v):
@@ -162,14 +183,15 @@ def create_vector_table(client, args, name="vec"):
 
 
 def load_vectors(args, endpoint, table):
-    """BatchWriteItem of --items random unit vectors over --conns connections; the seconds it took."""
+    """BatchWriteItem of --items unit vectors over --conns connections; the seconds it took."""
     per_conn = (args.items + args.conns - 1) // args.conns
+    source = VectorSource(args)
 
     def load(client, i):
         rng = random.Random(1000 + i)
         keys = ["k%07d" % n for n in range(i * per_conn, min(args.items, (i + 1) * per_conn))]
         for start in range(0, len(keys), 25):
-            batch = [{"PutRequest": {"Item": {"pk": {"S": k}, "emb": attr(unit_vector(rng, args.dims))}}}
+            batch = [{"PutRequest": {"Item": {"pk": {"S": k}, "emb": attr(source.vector(rng))}}}
                      for k in keys[start:start + 25]]
             pending = {table: batch}
             while pending:
@@ -191,8 +213,11 @@ def answers(endpoint, queries):
 def compare(args):
     data_dir = tempfile.mkdtemp(prefix="vector-compare-")
     query_rng = random.Random(7)
-    queries = [unit_vector(query_rng, args.dims) for _ in range(200)]
-    out = {"items": args.items, "dims": args.dims}
+    source = VectorSource(args)
+    queries = [source.vector(query_rng) for _ in range(200)]
+    out = {"items": args.items, "dims": args.dims, "data": args.data}
+    if args.data == "clustered":
+        out.update(clusters=args.clusters, noise=args.noise)
 
     def timed_searches(server, label):
         def search(rng):
@@ -254,7 +279,8 @@ def bench(args, durable):
         if durable:
             out["disk_bytes_per_vector"] = du_bytes(data_dir) / args.items
         query_rng = random.Random(7)
-        queries = [unit_vector(query_rng, args.dims) for _ in range(64)]
+        source = VectorSource(args)
+        queries = [source.vector(query_rng) for _ in range(64)]
 
         def search(rng):
             return "SearchVectors", search_body(rng.choice(queries))
@@ -289,6 +315,10 @@ def main():
     p.add_argument("--seconds", type=float, default=10)
     p.add_argument("--modes", default="in-memory,durable")
     p.add_argument("--compare", action="store_true", help="approximate against exact search (see above)")
+    p.add_argument("--data", choices=("clustered", "random"), default="clustered",
+                   help="the vectors' distribution (VectorSource above)")
+    p.add_argument("--clusters", type=int, default=1000)
+    p.add_argument("--noise", type=float, default=2.0)
     args = p.parse_args()
     if args.compare:
         print(json.dumps(compare(args)), flush=True)
