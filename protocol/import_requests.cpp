@@ -143,7 +143,6 @@ CreateTableRequest decode_table_parameters(json::object o) {
   table.table_class.reset();
   table.deletion_protection.reset();
   table.resource_policy.reset();
-  table.vector_indexes.reset();
   return table;
 }
 

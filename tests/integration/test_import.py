@@ -298,6 +298,32 @@ def test_table_creation_parameters_with_global_indexes(client, s3_dir):
     assert [i["pk"]["S"] for i in got] == ["p3"]
 
 
+def test_table_creation_parameters_with_a_vector_index(client, server, s3_dir):
+    # TableCreationParameters has VectorIndexes (the SDKs' model, 3.1169); boto3 1.43 does
+    # not, so the request is sent raw. A record whose vector has the wrong dimension is one
+    # error of the import, as any record the table refuses.
+    name = h.unique_name("vec")
+    good = [{"pk": {"S": "a"}, "emb": {"L": [{"N": "1"}, {"N": "0"}]}},
+            {"pk": {"S": "b"}, "emb": {"L": [{"N": "0"}, {"N": "1"}]}},
+            {"pk": {"S": "c"}}]
+    bad = {"pk": {"S": "d"}, "emb": {"L": [{"N": "1"}]}}
+    put_object(s3_dir, name + "/d.json", "\n".join(item_line(i) for i in good + [bad]) + "\n")
+    index = {"IndexName": "vix", "VectorAttribute": {"AttributeName": "emb"}, "Dimensions": 2,
+             "DistanceFunction": "EUCLIDEAN", "Projection": {"ProjectionType": "KEYS_ONLY"}}
+    answer = h.raw_request(server.endpoint, "ImportTable", {
+        "S3BucketSource": {"S3Bucket": BUCKET, "S3KeyPrefix": name + "/"}, "InputFormat": "DYNAMODB_JSON",
+        "TableCreationParameters": table_parameters(name, VectorIndexes=[index])})
+    assert answer.status == 200, answer
+    done = wait_done(client, answer.json["ImportTableDescription"]["ImportArn"])
+    assert (done["ImportStatus"], done["ImportedItemCount"], done["ErrorCount"]) == ("COMPLETED", 3, 1)
+    described = h.raw_request(server.endpoint, "DescribeTable", {"TableName": name}).json["Table"]
+    [vix] = described["VectorIndexes"]
+    assert (vix["IndexName"], vix["IndexStatus"], vix["ItemCount"]) == ("vix", "ACTIVE", 2)
+    found = h.raw_request(server.endpoint, "SearchVectors", {"TableName": name, "IndexName": "vix", "TopK": 5,
+                                                             "SearchVector": [{"N": "0.9"}, {"N": "0.1"}]})
+    assert [r["Item"]["pk"]["S"] for r in found.json["SearchResults"]] == ["a", "b"]
+
+
 def test_table_must_not_exist(client, s3_dir):
     name = h.unique_name("exists")
     client.create_table(**table_parameters(name))
