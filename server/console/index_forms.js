@@ -8,7 +8,6 @@
 import { h, field, select } from "./dom.js";
 
 export const KEY_TYPES = [["S", "String"], ["N", "Number"], ["B", "Binary"]];
-const ROLES = { HASH: "Partition key", RANGE: "Sort key" };
 
 // One key attribute: its name and type. `prefix` names the inputs (prefix-name, prefix-type).
 export function keyAttribute(prefix, label, optional) {
@@ -18,16 +17,16 @@ export function keyAttribute(prefix, label, optional) {
     read: () => (name.value.trim() ? { name: name.value.trim(), type: type.value } : null) };
 }
 
-// The attributes of one role (HASH or RANGE), in key order; a button adds another.
-// The first partition-key attribute is required; blank ones are left out.
-function keyAttributes(prefix, role) {
+// A list of typed attributes in order (a key role's, or a vector index's
+// inline filters); a button adds another. Only the first of a partition key
+// is required; blank ones are left out.
+function attributeList(prefix, label, addLabel, firstRequired, data) {
   const attributes = [];
-  const add = h("button", { type: "button", class: "small", dataset: { add: role } },
-    role === "HASH" ? "+ Partition attribute" : "+ Sort attribute");
-  const box = h("div", { class: "row key-attributes", dataset: { role } }, add);
+  const add = h("button", { type: "button", class: "small", dataset: { add: data } }, addLabel);
+  const box = h("div", { class: "row key-attributes", dataset: { role: data } }, add);
   const more = () => {
     const n = attributes.length + 1;
-    const a = keyAttribute(prefix, n === 1 ? ROLES[role] : `${ROLES[role]} ${n}`, role === "RANGE" || n > 1);
+    const a = keyAttribute(prefix, n === 1 ? label : `${label} ${n}`, !(firstRequired && n === 1));
     attributes.push(a);
     add.before(...a.nodes);
     return a;
@@ -36,6 +35,10 @@ function keyAttributes(prefix, role) {
   more();
   return { node: box, read: () => attributes.map((a) => a.read()).filter(Boolean) };
 }
+
+const keyAttributes = (prefix, role) => role === "HASH"
+  ? attributeList(prefix, "Partition key", "+ Partition attribute", true, role)
+  : attributeList(prefix, "Sort key", "+ Sort attribute", false, role);
 
 export function projectionFields() {
   const type = select(["ALL", "KEYS_ONLY", "INCLUDE"], "ALL", { name: "projection" });
@@ -70,26 +73,30 @@ export function globalIndexFields() {
 }
 
 // A vector index: its vector attribute (a list of numbers, so not in the
-// attribute definitions), dimensions, distance function, an optional
-// SearchSchema HASH attribute (which is defined) and its projection.
+// attribute definitions), dimensions, distance function, its SearchSchema (an
+// optional HASH attribute and any INLINE_FILTER ones, each defined) and its
+// projection.
 export function vectorIndexFields() {
   const name = h("input", { name: "vector-name", spellcheck: "false", required: true });
   const attribute = h("input", { name: "vector-attribute", spellcheck: "false", required: true });
   const dimensions = h("input", { name: "vector-dimensions", type: "number", min: 1, required: true, size: 6 });
   const distance = select(["COSINE", "EUCLIDEAN", "DOT_PRODUCT"], "COSINE", { name: "vector-distance" });
   const hash = keyAttribute("vector-hash", "Search HASH attribute", true);
+  const filters = attributeList("vector-filter", "Inline filter", "+ Inline filter", false, "INLINE_FILTER");
   const projection = projectionFields();
   return {
-    nodes: [field("Vector index name", name), field("Vector attribute", attribute), field("Dimensions", dimensions),
-      field("Distance", distance), hash.nodes, projection.nodes],
+    nodes: [h("div", { class: "row" }, field("Vector index name", name), field("Vector attribute", attribute),
+      field("Dimensions", dimensions), field("Distance", distance), projection.nodes),
+    h("div", { class: "row" }, hash.nodes), filters.node],
     read() {
       const index = { IndexName: name.value.trim(), VectorAttribute: { AttributeName: attribute.value.trim() } };
       if (dimensions.value !== "") index.Dimensions = Number(dimensions.value);
       index.DistanceFunction = distance.value;
-      const search = hash.read();
-      if (search) index.SearchSchema = [{ AttributeName: search.name, SearchSchemaElementType: "HASH" }];
+      const schema = [...[hash.read()].filter(Boolean).map((a) => ({ ...a, role: "HASH" })),
+        ...filters.read().map((a) => ({ ...a, role: "INLINE_FILTER" }))];
+      if (schema.length) index.SearchSchema = schema.map((a) => ({ AttributeName: a.name, SearchSchemaElementType: a.role }));
       index.Projection = projection.read();
-      return { index, definitions: search ? [[search.name, search.type]] : [] };
+      return { index, definitions: schema.map((a) => [a.name, a.type]) };
     },
   };
 }

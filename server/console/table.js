@@ -132,7 +132,7 @@ function updateForms(t, out, update) {
     const changes = { VectorIndexUpdates: [{ Create: index }] };
     if (definitions.length) changes.AttributeDefinitions = attributeDefinitions(definitions);
     update(changes);
-  } }, h("h3", {}, "Add a vector index"), h("div", { class: "row" }, vector.nodes), h("button", { type: "submit" }, "Add vector index"));
+  } }, h("h3", {}, "Add a vector index"), vector.nodes, h("button", { type: "submit" }, "Add vector index"));
   const confirmName = h("input", { name: "confirm", spellcheck: "false", placeholder: name, "aria-label": "Type the table's name to delete it" });
   const remove = h("form", { id: "delete-table", onsubmit: async (e) => {
     e.preventDefault();

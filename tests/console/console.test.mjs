@@ -163,6 +163,8 @@ try {
     await vector.locator("[name=vector-dimensions]").fill("3");
     await vector.locator("[name=vector-distance]").selectOption("EUCLIDEAN");
     await vector.locator("[name=vector-hash-name]").fill("region");
+    await vector.locator("[name=vector-filter-name]").fill("round");
+    await vector.locator("[name=vector-filter-type]").selectOption("N");
     await vector.locator("[name=projection]").selectOption("KEYS_ONLY");
     await shot("02a-create-multi-attribute-and-vector");
     await form.getByRole("button", { name: "Create" }).click();
@@ -178,12 +180,13 @@ try {
     assert.deepEqual(v.VectorAttribute, { AttributeName: "Embedding" });
     assert.equal(v.Dimensions, 3);
     assert.equal(v.DistanceFunction, "EUCLIDEAN");
-    assert.deepEqual(v.SearchSchema, [{ AttributeName: "region", SearchSchemaElementType: "HASH" }]);
+    assert.deepEqual(v.SearchSchema, [{ AttributeName: "region", SearchSchemaElementType: "HASH" },
+      { AttributeName: "round", SearchSchemaElementType: "INLINE_FILTER" }]);
     assert.deepEqual(v.Projection, { ProjectionType: "KEYS_ONLY" });
     assert.match(await page.locator("#index-list tr[data-index=byBracket]").innerText(),
       /tournamentId \(partition\), region \(partition\), round \(sort\), matchId \(sort\)/);
     const row = await page.locator("#vector-index-list tr[data-index=ByEmbedding]").innerText();
-    assert.match(row, /Embedding\t3\tEUCLIDEAN\tregion \(HASH\)\tKEYS_ONLY\tACTIVE/);
+    assert.match(row, /Embedding\t3\tEUCLIDEAN\tregion \(HASH\), round \(INLINE_FILTER\)\tKEYS_ONLY\tACTIVE/);
   });
 
   await run("five partition-key attributes: the server's refusal is shown", async () => {
