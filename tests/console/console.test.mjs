@@ -48,6 +48,17 @@ async function describe(table) {
   return (await api("DescribeTable", { TableName: table })).Table;
 }
 
+// Fills fields by name in order: a string is typed, { select } picks an option;
+// "name@1" is the second field of that name (a key's second attribute).
+async function fill(scope, fields) {
+  for (const [key, value] of Object.entries(fields)) {
+    const [name, nth = "0"] = key.split("@");
+    const field = scope.locator(`[name=${name}]`).nth(Number(nth));
+    if (typeof value === "object") await field.selectOption(value.select);
+    else await field.fill(value);
+  }
+}
+
 async function until(condition, what = "a condition") {
   for (let i = 0; i < 100; i++) {
     if (await condition()) return;
@@ -144,28 +155,17 @@ try {
     await page.reload();  // the same hash: the page is drawn anew, its create form closed
     await page.click("#create-table");
     const form = page.locator("#create-form");
-    await form.locator("[name=table-name]").fill("Matches");
-    await form.locator("[name=pk-name]").fill("pk");
+    await fill(form, { "table-name": "Matches", "pk-name": "pk" });
     await form.locator("#add-gsi").click();
     const gsi = form.locator(".index-row[data-kind=global]");
-    await gsi.locator("[name=index-name]").fill("byBracket");
-    await gsi.locator("[name=index-pk-name]").fill("tournamentId");
     await gsi.locator("[data-add=HASH]").click();
-    await gsi.locator("[name=index-pk-name]").nth(1).fill("region");
-    await gsi.locator("[name=index-sk-name]").fill("round");
-    await gsi.locator("[name=index-sk-type]").selectOption("N");
     await gsi.locator("[data-add=RANGE]").click();
-    await gsi.locator("[name=index-sk-name]").nth(1).fill("matchId");
+    await fill(gsi, { "index-name": "byBracket", "index-pk-name": "tournamentId", "index-pk-name@1": "region",
+      "index-sk-name": "round", "index-sk-type": { select: "N" }, "index-sk-name@1": "matchId" });
     await form.locator("#add-vector").click();
-    const vector = form.locator(".index-row[data-kind=vector]");
-    await vector.locator("[name=vector-name]").fill("ByEmbedding");
-    await vector.locator("[name=vector-attribute]").fill("Embedding");
-    await vector.locator("[name=vector-dimensions]").fill("3");
-    await vector.locator("[name=vector-distance]").selectOption("EUCLIDEAN");
-    await vector.locator("[name=vector-hash-name]").fill("region");
-    await vector.locator("[name=vector-filter-name]").fill("round");
-    await vector.locator("[name=vector-filter-type]").selectOption("N");
-    await vector.locator("[name=projection]").selectOption("KEYS_ONLY");
+    await fill(form.locator(".index-row[data-kind=vector]"), { "vector-name": "ByEmbedding", "vector-attribute": "Embedding",
+      "vector-dimensions": "3", "vector-distance": { select: "EUCLIDEAN" }, "vector-hash-name": "region",
+      "vector-filter-name": "round", "vector-filter-type": { select: "N" }, projection: { select: "KEYS_ONLY" } });
     await shot("02a-create-multi-attribute-and-vector");
     await form.getByRole("button", { name: "Create" }).click();
     await page.waitForURL(/#\/tables\/Matches$/);
@@ -214,13 +214,9 @@ try {
   await run("a table's page adds a multi-attribute GSI and adds and deletes a vector index", async () => {
     await page.goto(console_(ENDPOINT) + "#/tables/Matches");
     const add = page.locator("#add-index");
-    await add.locator("[name=index-name]").fill("byRegion");
-    await add.locator("[name=index-pk-name]").fill("region");
-    await add.locator("[name=index-sk-name]").fill("round");
-    await add.locator("[name=index-sk-type]").selectOption("N");
     await add.locator("[data-add=RANGE]").click();
-    await add.locator("[name=index-sk-name]").nth(1).fill("matchId");
-    await add.locator("[name=projection]").selectOption("KEYS_ONLY");
+    await fill(add, { "index-name": "byRegion", "index-pk-name": "region", "index-sk-name": "round",
+      "index-sk-type": { select: "N" }, "index-sk-name@1": "matchId", projection: { select: "KEYS_ONLY" } });
     await add.getByRole("button", { name: "Add index" }).click();
     await page.locator("#index-list tr[data-index=byRegion]").waitFor();
     const sent = JSON.parse((await page.locator("#update-out [data-test=request]").innerText()).replace(/^UpdateTable /, ""));
@@ -230,9 +226,7 @@ try {
     await until(async () => (await describe("Matches")).GlobalSecondaryIndexes.every((i) => i.IndexStatus === "ACTIVE"), "byRegion ACTIVE");
     await page.reload();
     const vector = page.locator("#add-vector-index");
-    await vector.locator("[name=vector-name]").fill("Thumbnails");
-    await vector.locator("[name=vector-attribute]").fill("Thumb");
-    await vector.locator("[name=vector-dimensions]").fill("2");
+    await fill(vector, { "vector-name": "Thumbnails", "vector-attribute": "Thumb", "vector-dimensions": "2" });
     await vector.getByRole("button", { name: "Add vector index" }).click();
     await page.locator("#vector-index-list tr[data-index=Thumbnails]").waitFor();
     const created = JSON.parse((await page.locator("#update-out [data-test=request]").innerText()).replace(/^UpdateTable /, ""));
@@ -400,14 +394,8 @@ try {
     }
     await page.goto(console_(ENDPOINT) + "#/items/Matches");
     const builder = page.locator("#builder");
-    await builder.locator("[name=index]").selectOption("byBracket");
-    await builder.locator("[name=mode]").selectOption("Query");
-    await builder.locator("[name=pk]").fill("winter#2026");
-    await builder.locator("[name=pk-2]").fill("na-east");
-    await builder.locator("[name=sk-op]").selectOption("=");
-    await builder.locator("[name=sk]").fill("2");
-    await builder.locator("[name=sk-op-2]").selectOption("begins_with");
-    await builder.locator("[name=sk-2]").fill("m");
+    await fill(builder, { index: { select: "byBracket" }, mode: { select: "Query" }, pk: "winter#2026", "pk-2": "na-east",
+      "sk-op": { select: "=" }, sk: "2", "sk-op-2": { select: "begins_with" }, "sk-2": "m" });
     await page.click("#run");
     await page.waitForFunction(() => document.querySelector("#result-count")?.textContent === "1 items");
     assert.match((await page.locator("#items tbody tr").allInnerTexts())[0], /^b\t/);
@@ -428,12 +416,9 @@ try {
     await page.locator("#saved").waitFor();
     const whole = (await api("GetItem", { TableName: "Matches", Key: { pk: { S: "b" } } })).Item;
     assert.deepEqual(Object.keys(whole).sort(), ["Embedding", "matchId", "note", "pk", "region", "round", "tournamentId"]);
-    await builder.locator("[name=index]").selectOption("byBracket");
-    await builder.locator("[name=pk]").fill("winter#2026");
-    await builder.locator("[name=pk-2]").fill("na-east");
     // The server's rule for a range condition after a sort attribute with none.
-    await builder.locator("[name=sk-op-2]").selectOption("begins_with");
-    await builder.locator("[name=sk-2]").fill("m");
+    await fill(builder, { index: { select: "byBracket" }, pk: "winter#2026", "pk-2": "na-east",
+      "sk-op-2": { select: "begins_with" }, "sk-2": "m" });
     await page.click("#run");
     assert.match(await page.locator("#results [data-test=error]").innerText(),
       /ValidationException: RANGE key attributes round must have equality conditions specified in the query/);
@@ -524,10 +509,7 @@ try {
     assert.equal(await builder.locator("[name=sk-op]").inputValue(), "=");
     assert.equal(await builder.locator("[name=sk-op-2]").inputValue(), "begins_with");
     await shot("06b-pattern-in-builder");
-    await builder.locator("[name=pk]").fill("winter#2026");
-    await builder.locator("[name=pk-2]").fill("na-east");
-    await builder.locator("[name=sk]").fill("3");
-    await builder.locator("[name=sk-2]").fill("m");
+    await fill(builder, { pk: "winter#2026", "pk-2": "na-east", sk: "3", "sk-2": "m" });
     await page.click("#run");
     await page.waitForFunction(() => document.querySelector("#result-count")?.textContent === "1 items");
     // A filtered Scan: the builder says the filter's text is not in the report.
@@ -597,9 +579,7 @@ try {
     await until(async () => (await describe("Tiny")).TableStatus === "ACTIVE");
     // A vector index on a provisioned table: the server's refusal.
     const vector = page.locator("#add-vector-index");
-    await vector.locator("[name=vector-name]").fill("vix");
-    await vector.locator("[name=vector-attribute]").fill("emb");
-    await vector.locator("[name=vector-dimensions]").fill("4");
+    await fill(vector, { "vector-name": "vix", "vector-attribute": "emb", "vector-dimensions": "4" });
     await vector.getByRole("button", { name: "Add vector index" }).click();
     assert.match(await page.locator("#update-out [data-test=error]").innerText(),
       /ValidationException: One or more parameter values were invalid: Vector indexes are supported only on tables that use PAY_PER_REQUEST billing mode/);
