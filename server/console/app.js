@@ -1,6 +1,7 @@
 // The console's shell: the hash router (#/tables, #/tables/NAME, #/items/NAME,
-// #/items/NAME?pattern=..., #/streams/NAME, #/cost), the region, dark mode, keyboard shortcuts, and the
-// sign-in form shown when dynamod verifies signatures (--credentials).
+// #/items/NAME?pattern=..., #/streams/NAME, #/cost), the region, dark mode,
+// keyboard shortcuts, and the sign-in form shown when dynamod verifies
+// signatures (--credentials).
 import { session, isAuthError } from "./api.js";
 import { secureContextAvailable } from "./sigv4.js";
 import { h, clear, field, errorBox } from "./dom.js";
