@@ -1,6 +1,7 @@
 // The console's shell: the hash router (#/tables, #/tables/NAME, #/items/NAME,
-// #/streams/NAME, #/cost), the region, dark mode, keyboard shortcuts, and the
-// sign-in form shown when dynamod verifies signatures (--credentials).
+// #/items/NAME?pattern=..., #/streams/NAME, #/cost), the region, dark mode,
+// keyboard shortcuts, and the sign-in form shown when dynamod verifies
+// signatures (--credentials).
 import { session, isAuthError } from "./api.js";
 import { secureContextAvailable } from "./sigv4.js";
 import { h, clear, field, errorBox } from "./dom.js";
@@ -17,9 +18,13 @@ function applyTheme(theme) {
   localStorage.setItem("dynamod.theme", theme);
 }
 
+// #/page/arg?query: the query carries what a link prefills (a pattern for the builder).
 function route() {
-  const [page = "tables", ...rest] = location.hash.replace(/^#\/?/, "").split("/");
-  return { page: pages[page] ? page : "tables", arg: rest.map(decodeURIComponent).join("/") };
+  const hash = location.hash.replace(/^#\/?/, "");
+  const cut = hash.indexOf("?");
+  const [page = "tables", ...rest] = (cut < 0 ? hash : hash.slice(0, cut)).split("/");
+  return { page: pages[page] ? page : "tables", arg: rest.map(decodeURIComponent).join("/"),
+    params: new URLSearchParams(cut < 0 ? "" : hash.slice(cut + 1)) };
 }
 
 function signIn(error) {
@@ -44,7 +49,7 @@ function signIn(error) {
 
 let rendering = 0;
 async function show() {
-  const { page, arg } = route();
+  const { page, arg, params } = route();
   for (const a of document.querySelectorAll("header nav a")) a.classList.toggle("active", a.dataset.page === page);
   document.getElementById("signout").hidden = !session.signedIn;
   if (!secureContextAvailable()) {
@@ -57,7 +62,7 @@ async function show() {
     // A page renders into its own element, swapped in when it has content,
     // so a slow page never overwrites a newer one.
     const el = h("div", { "data-page": page });
-    await pages[page].render(el, arg, () => ticket === rendering);
+    await pages[page].render(el, arg, () => ticket === rendering, params);
     if (ticket === rendering) clear(view, el);
   } catch (e) {
     if (ticket !== rendering) return;

@@ -7,6 +7,7 @@ import { report, session } from "./api.js";
 import { h, clear, select, formatBytes, formatNumber, money } from "./dom.js";
 import { timeChart, limitBars } from "./chart.js";
 import { preview } from "./values.js";
+import { builderPattern, patternLink } from "./patterns.js";
 
 const resolutionKey = "dynamod.resolution";
 
@@ -76,7 +77,9 @@ function costTable(tables) {
         "On demand", "Provisioned (RCU/WCU)", "Break-even", "Cheaper", "Items", "Storage", "Storage $"].map((c) => h("th", {}, c)))),
       h("tbody", {}, rows.map((l) => h("tr", {},
         h("td", {}, l.table), h("td", {}, l.index ? `${l.index} (${l.kind})` : ""),
-        l.kind === "local" ? h("td", { colspan: 10, class: "muted" }, "uses the table's capacity") : [
+        l.kind === "local" ? h("td", { colspan: 10, class: "muted" }, "uses the table's capacity") :
+        l.kind === "vector" ? h("td", { colspan: 10, class: "muted" },
+          `vector units: ${formatBytes(l.vector_search_bytes)} searched, ${formatBytes(l.vector_write_bytes)} written (not priced: AWS publishes no price)`) : [
           h("td", { class: "num" }, formatNumber(l.read_units, 1)), h("td", { class: "num" }, formatNumber(l.write_units, 1)),
           h("td", { class: "num" }, formatNumber(l.read_units_per_second, 3)), h("td", { class: "num" }, formatNumber(l.write_units_per_second, 3)),
           h("td", { class: "num" }, formatNumber(l.peak_read_units_per_second, 1)), h("td", { class: "num" }, formatNumber(l.peak_write_units_per_second, 1)),
@@ -94,11 +97,19 @@ function patternsTable(patterns) {
     h("div", { class: "scroll" }, h("table", { class: "grid", id: "patterns" },
       h("thead", {}, h("tr", {}, ["Table", "Pattern", "Requests", "Read units", "Write units", "Items read", "Returned", "Flags"].map((c) => h("th", {}, c)))),
       h("tbody", {}, patterns.map((p) => h("tr", {},
-        h("td", {}, p.table), h("td", {}, h("a", { href: "#/items/" + encodeURIComponent(p.table), title: "Open the table's Query / Scan builder" }, h("code", {}, p.pattern))),
+        h("td", {}, p.table), h("td", {}, patternCell(p)),
         h("td", { class: "num" }, formatNumber(p.count, 0)), h("td", { class: "num" }, formatNumber(p.read_units, 1)),
         h("td", { class: "num" }, formatNumber(p.write_units, 1)),
         h("td", { class: "num" }, p.items_read ?? ""), h("td", { class: "num" }, p.items_returned ?? ""),
         h("td", {}, p.flags.map((f) => h("span", { class: "badge flag" }, f)))))))));
+}
+
+// A Query, Scan or item pattern opens the builder prefilled with it; a vector
+// search (which the builder does not send) opens the table's page.
+function patternCell(p) {
+  const code = h("code", {}, p.pattern);
+  if (!builderPattern(p)) return h("a", { href: "#/tables/" + encodeURIComponent(p.table), title: "Open the table" }, code);
+  return h("a", { href: patternLink(p), title: "Open the Query / Scan builder with this pattern" }, code);
 }
 
 function hotKeys(tables) {

@@ -1,8 +1,13 @@
 // The console end to end in headless Chromium: create a table with a GSI and
-// an LSI, create / edit / delete items (plain JSON and DynamoDB JSON, with a
-// server validation error shown), a Query from the builder with its results
-// and ConsumedCapacity, the stream and TTL page, the cost page after a load
-// (its charts must hold points for the tables used, throttles included), the
+// an LSI, and one with a 2+2 multi-attribute GSI and a vector index (a fifth
+// partition-key attribute refused with the server's message); add a
+// multi-attribute GSI and add and delete a vector index on a table's page;
+// create / edit / delete items (plain JSON and DynamoDB JSON; an edit is a
+// minimal conditional UpdateItem, checked as sent and as stored; server
+// validation errors shown), a Query from the builder with its results and
+// ConsumedCapacity (on a multi-attribute GSI too), the stream and TTL page,
+// the cost page after a load (its charts must hold points for the tables
+// used, throttles included), a pattern's link prefilling the builder, the
 // sign-in and browser SigV4 against --credentials, and --console off.
 import assert from "node:assert/strict";
 import path from "node:path";
@@ -43,6 +48,17 @@ async function describe(table) {
   return (await api("DescribeTable", { TableName: table })).Table;
 }
 
+// Fills fields by name in order: a string is typed, { select } picks an option;
+// "name@1" is the second field of that name (a key's second attribute).
+async function fill(scope, fields) {
+  for (const [key, value] of Object.entries(fields)) {
+    const [name, nth = "0"] = key.split("@");
+    const field = scope.locator(`[name=${name}]`).nth(Number(nth));
+    if (typeof value === "object") await field.selectOption(value.select);
+    else await field.fill(value);
+  }
+}
+
 async function until(condition, what = "a condition") {
   for (let i = 0; i < 100; i++) {
     if (await condition()) return;
@@ -62,6 +78,36 @@ try {
     const again = await page.request.get(console_(ENDPOINT) + "/app.js", { headers: { "If-None-Match": (await page.request.get(console_(ENDPOINT) + "/app.js")).headers()["etag"] } });
     assert.equal(again.status(), 304);
     assert.equal((await page.request.get(console_(ENDPOINT) + "/missing.js")).status(), 404);
+  });
+
+  await run("the pattern reader and the save planner, case by case", async () => {
+    const got = await page.evaluate(async () => {
+      const { builderPattern } = await import("/dynamod/console/patterns.js");
+      const { saveRequest, equal } = await import("/dynamod/console/item_writes.js");
+      const schema = [{ AttributeName: "pk", KeyType: "HASH" }, { AttributeName: "sk", KeyType: "RANGE" }];
+      const item = { pk: { S: "a" }, sk: { N: "1" }, m: { M: { x: { N: "1" }, y: { S: "b" } } }, s: { SS: ["p", "q"] } };
+      return {
+        between: builderPattern({ table: "T", index: "G", operation: "Query", pattern: "Query G: g = USER#* AND n BETWEEN … AND … (filter)" }),
+        getItem: builderPattern({ table: "T", operation: "GetItem", pattern: "GetItem T: pk = A:* AND sk = *" }),
+        vector: builderPattern({ table: "T", index: "V", operation: "SearchVectors", pattern: "SearchVectors V: c = *" }),
+        scan: builderPattern({ table: "T", operation: "Scan", pattern: "Scan T" }),
+        reordered: equal({ M: { y: { S: "b" }, x: { N: "1" } } }, item.m) && equal({ SS: ["q", "p"] }, item.s),
+        differs: equal({ L: [{ S: "a" }] }, { L: [{ S: "a" }, { S: "b" }] }) || equal({ S: "1" }, { N: "1" }),
+        unchanged: saveRequest("T", schema, item, { ...item, m: { M: { y: { S: "b" }, x: { N: "1" } } }, s: { SS: ["q", "p"] } }),
+        newKey: saveRequest("T", schema, item, { ...item, sk: { N: "2" } }).operation,
+      };
+    });
+    assert.deepEqual(got.between, { operation: "Query", index: "G", filtered: true,
+      shape: "Query G: g = USER#* AND n BETWEEN … AND … (filter)",
+      conditions: [{ name: "g", op: "=", value: "USER#" }, { name: "n", op: "BETWEEN", value: "" }] });
+    assert.deepEqual(got.getItem.conditions, [{ name: "pk", op: "=", value: "A:" }, { name: "sk", op: "=", value: "" }]);
+    assert.equal(got.getItem.operation, "Query");
+    assert.equal(got.vector, null);
+    assert.deepEqual(got.scan, { operation: "Scan", index: "", conditions: [], filtered: false, shape: "Scan T" });
+    assert.equal(got.reordered, true);
+    assert.equal(got.differs, false);
+    assert.equal(got.unchanged, null);
+    assert.equal(got.newKey, "PutItem");  // a changed key is a new item, the old one stays
   });
 
   await run("create a table with a GSI, an LSI, a stream and TTL", async () => {
@@ -104,6 +150,96 @@ try {
     assert.match(error, /Member must have length greater than or equal to 3/);
   });
 
+  await run("create a table with a 2+2 multi-attribute GSI and a vector index", async () => {
+    await page.goto(console_(ENDPOINT) + "#/tables");
+    await page.reload();  // the same hash: the page is drawn anew, its create form closed
+    await page.click("#create-table");
+    const form = page.locator("#create-form");
+    await fill(form, { "table-name": "Matches", "pk-name": "pk" });
+    await form.locator("#add-gsi").click();
+    const gsi = form.locator(".index-row[data-kind=global]");
+    await gsi.locator("[data-add=HASH]").click();
+    await gsi.locator("[data-add=RANGE]").click();
+    await fill(gsi, { "index-name": "byBracket", "index-pk-name": "tournamentId", "index-pk-name@1": "region",
+      "index-sk-name": "round", "index-sk-type": { select: "N" }, "index-sk-name@1": "matchId" });
+    await form.locator("#add-vector").click();
+    await fill(form.locator(".index-row[data-kind=vector]"), { "vector-name": "ByEmbedding", "vector-attribute": "Embedding",
+      "vector-dimensions": "3", "vector-distance": { select: "EUCLIDEAN" }, "vector-hash-name": "region",
+      "vector-filter-name": "round", "vector-filter-type": { select: "N" }, projection: { select: "KEYS_ONLY" } });
+    await shot("02a-create-multi-attribute-and-vector");
+    await form.getByRole("button", { name: "Create" }).click();
+    await page.waitForURL(/#\/tables\/Matches$/);
+    const t = await describe("Matches");
+    assert.deepEqual(t.GlobalSecondaryIndexes[0].KeySchema, [
+      { AttributeName: "tournamentId", KeyType: "HASH" }, { AttributeName: "region", KeyType: "HASH" },
+      { AttributeName: "round", KeyType: "RANGE" }, { AttributeName: "matchId", KeyType: "RANGE" }]);
+    const types = Object.fromEntries(t.AttributeDefinitions.map((d) => [d.AttributeName, d.AttributeType]));
+    assert.deepEqual(types, { pk: "S", tournamentId: "S", region: "S", round: "N", matchId: "S" });
+    const v = t.VectorIndexes[0];
+    assert.equal(v.IndexName, "ByEmbedding");
+    assert.deepEqual(v.VectorAttribute, { AttributeName: "Embedding" });
+    assert.equal(v.Dimensions, 3);
+    assert.equal(v.DistanceFunction, "EUCLIDEAN");
+    assert.deepEqual(v.SearchSchema, [{ AttributeName: "region", SearchSchemaElementType: "HASH" },
+      { AttributeName: "round", SearchSchemaElementType: "INLINE_FILTER" }]);
+    assert.deepEqual(v.Projection, { ProjectionType: "KEYS_ONLY" });
+    assert.match(await page.locator("#index-list tr[data-index=byBracket]").innerText(),
+      /tournamentId \(partition\), region \(partition\), round \(sort\), matchId \(sort\)/);
+    const row = await page.locator("#vector-index-list tr[data-index=ByEmbedding]").innerText();
+    assert.match(row, /Embedding\t3\tEUCLIDEAN\tregion \(HASH\), round \(INLINE_FILTER\)\tKEYS_ONLY\tACTIVE/);
+  });
+
+  await run("five partition-key attributes: the server's refusal is shown", async () => {
+    await page.goto(console_(ENDPOINT) + "#/tables");
+    await page.locator("#table-list tr[data-table=Matches]").waitFor();
+    await page.click("#create-table");
+    const form = page.locator("#create-form");
+    await form.locator("[name=table-name]").fill("TooMany");
+    await form.locator("[name=pk-name]").fill("id");
+    await form.locator("#add-gsi").click();
+    const gsi = form.locator(".index-row[data-kind=global]");
+    await gsi.locator("[name=index-name]").fill("wide");
+    for (let i = 0; i < 5; i++) {
+      if (i > 0) await gsi.locator("[data-add=HASH]").click();
+      await gsi.locator("[name=index-pk-name]").nth(i).fill("p" + i);
+    }
+    await form.getByRole("button", { name: "Create" }).click();
+    const error = await form.locator("[data-test=error]").innerText();
+    assert.match(error, /ValidationException: Too many partition keys\. GSI can have at most 4 partition keys/);
+    const sent = await form.locator("[data-test=request]").innerText();
+    assert.equal(JSON.parse(sent.replace(/^CreateTable /, "")).GlobalSecondaryIndexes[0].KeySchema.length, 5);
+    assert.deepEqual((await api("ListTables", {})).TableNames, ["Matches", "Orders"]);
+  });
+
+  await run("a table's page adds a multi-attribute GSI and adds and deletes a vector index", async () => {
+    await page.goto(console_(ENDPOINT) + "#/tables/Matches");
+    const add = page.locator("#add-index");
+    await add.locator("[data-add=RANGE]").click();
+    await fill(add, { "index-name": "byRegion", "index-pk-name": "region", "index-sk-name": "round",
+      "index-sk-type": { select: "N" }, "index-sk-name@1": "matchId", projection: { select: "KEYS_ONLY" } });
+    await add.getByRole("button", { name: "Add index" }).click();
+    await page.locator("#index-list tr[data-index=byRegion]").waitFor();
+    const sent = JSON.parse((await page.locator("#update-out [data-test=request]").innerText()).replace(/^UpdateTable /, ""));
+    assert.deepEqual(sent.GlobalSecondaryIndexUpdates[0].Create.KeySchema.map((k) => k.KeyType), ["HASH", "RANGE", "RANGE"]);
+    assert.deepEqual(sent.AttributeDefinitions, [{ AttributeName: "region", AttributeType: "S" },
+      { AttributeName: "round", AttributeType: "N" }, { AttributeName: "matchId", AttributeType: "S" }]);
+    await until(async () => (await describe("Matches")).GlobalSecondaryIndexes.every((i) => i.IndexStatus === "ACTIVE"), "byRegion ACTIVE");
+    await page.reload();
+    const vector = page.locator("#add-vector-index");
+    await fill(vector, { "vector-name": "Thumbnails", "vector-attribute": "Thumb", "vector-dimensions": "2" });
+    await vector.getByRole("button", { name: "Add vector index" }).click();
+    await page.locator("#vector-index-list tr[data-index=Thumbnails]").waitFor();
+    const created = JSON.parse((await page.locator("#update-out [data-test=request]").innerText()).replace(/^UpdateTable /, ""));
+    assert.deepEqual(created, { TableName: "Matches", VectorIndexUpdates: [{ Create: { IndexName: "Thumbnails",
+      VectorAttribute: { AttributeName: "Thumb" }, Dimensions: 2, DistanceFunction: "COSINE", Projection: { ProjectionType: "ALL" } } }] });
+    await until(async () => (await describe("Matches")).VectorIndexes.every((i) => i.IndexStatus === "ACTIVE"), "Thumbnails ACTIVE");
+    await page.reload();
+    await shot("02b-table-with-vector-indexes");
+    await page.locator("#vector-index-list tr[data-index=Thumbnails]").getByRole("button", { name: "Delete" }).click();
+    await until(async () => (await describe("Matches")).VectorIndexes.length === 1, "Thumbnails gone");
+    assert.equal((await describe("Matches")).VectorIndexes[0].IndexName, "ByEmbedding");
+  });
+
   await run("create items in plain JSON and DynamoDB JSON", async () => {
     await page.goto(console_(ENDPOINT) + "#/items/Orders");
     await page.locator("#items").waitFor();
@@ -122,6 +258,9 @@ try {
       total: { N: "99.5" }, date: { S: "2026-02-01" }, colours: { SS: ["red", "blue"] } }));
     await page.click("#save-item");
     await page.locator("#saved").waitFor();
+    const put = JSON.parse((await page.locator("#editor-out [data-test=request]").innerText()).replace(/^PutItem /, ""));
+    assert.equal(put.ConditionExpression, "attribute_not_exists(#key)");
+    assert.deepEqual(put.ExpressionAttributeNames, { "#key": "customer" });
     await page.waitForFunction(() => document.querySelectorAll("#items tbody tr").length === 5);
     const item = await api("GetItem", { TableName: "Orders", Key: { customer: { S: "c1" }, order: { S: "o2" } } });
     assert.deepEqual(item.Item.total, { N: "25" });
@@ -138,9 +277,55 @@ try {
     await page.fill("#item-json", JSON.stringify(text));
     await page.click("#save-item");
     await page.locator("#saved").waitFor();
+    const sent = async (operation) =>
+      JSON.parse((await page.locator("#editor-out [data-test=request]").innerText()).replace(new RegExp(`^${operation} `), ""));
+    assert.deepEqual(await sent("UpdateItem"), { TableName: "Orders", ReturnConsumedCapacity: "INDEXES",
+      Key: { customer: { S: "c1" }, order: { S: "o2" } }, UpdateExpression: "SET #a0 = :v0",
+      ConditionExpression: "attribute_exists(#key)", ExpressionAttributeNames: { "#a0": "total", "#key": "customer" },
+      ReturnValues: "ALL_NEW", ExpressionAttributeValues: { ":v0": { N: "26" } } });
+    const capacity = JSON.parse(await page.locator("#editor-out [data-test=capacity]").innerText());
+    // The item's write, the GSI's old entry out and new one in (total is its sort key), the LSI's entry.
+    assert.deepEqual(capacity.ConsumedCapacity, { TableName: "Orders", CapacityUnits: 4, Table: { CapacityUnits: 1 },
+      GlobalSecondaryIndexes: { byStatus: { CapacityUnits: 2 } }, LocalSecondaryIndexes: { byDate: { CapacityUnits: 1 } } });
     const edited = await api("GetItem", { TableName: "Orders", Key: { customer: { S: "c1" }, order: { S: "o2" } } });
     assert.deepEqual(edited.Item.total, { N: "26" });
     await page.waitForFunction(() => [...document.querySelectorAll("#items tbody tr")].some((r) => r.innerText.includes("\t26\t")));
+    // An attribute removed and one added: SET and REMOVE, and nothing else changes.
+    const again = JSON.parse(await page.inputValue("#item-json"));
+    delete again.tags;
+    again.note = { S: "gift" };
+    await page.fill("#item-json", JSON.stringify(again));
+    await page.click("#save-item");
+    await page.locator("#saved").waitFor();
+    const both = await sent("UpdateItem");
+    assert.equal(both.UpdateExpression, "SET #a0 = :v0 REMOVE #a1");
+    assert.deepEqual(both.ExpressionAttributeNames, { "#a0": "note", "#a1": "tags", "#key": "customer" });
+    const stored = (await api("GetItem", { TableName: "Orders", Key: { customer: { S: "c1" }, order: { S: "o2" } } })).Item;
+    assert.equal(stored.tags, undefined);
+    assert.deepEqual(stored.note, { S: "gift" });
+    const without = (item, ...names) => Object.fromEntries(Object.entries(item).filter(([n]) => !names.includes(n)));
+    assert.deepEqual(without(stored, "note"), without(edited.Item, "tags"));
+    await shot("04a-update-item");
+    // Saving again without a change sends nothing.
+    await page.click("#save-item");
+    await page.locator("#unchanged").waitFor();
+    // An item deleted since it was opened is not written again.
+    await page.click("#new-item");
+    await page.fill("#item-json", JSON.stringify({ customer: { S: "c3" }, order: { S: "gone" }, total: { N: "1" } }));
+    await page.click("#save-item");
+    await page.locator("#saved").waitFor();
+    await api("DeleteItem", { TableName: "Orders", Key: { customer: { S: "c3" }, order: { S: "gone" } } });
+    await page.fill("#item-json", JSON.stringify({ customer: { S: "c3" }, order: { S: "gone" }, total: { N: "2" } }));
+    await page.click("#save-item");
+    assert.match(await page.locator("#editor-out [data-test=error]").innerText(),
+      /ConditionalCheckFailedException: The conditional request failed \(the item no longer exists/);
+    assert.equal((await api("GetItem", { TableName: "Orders", Key: { customer: { S: "c3" }, order: { S: "gone" } } })).Item, undefined);
+    // A new item with the key of one that exists does not overwrite it.
+    await page.click("#new-item");
+    await page.fill("#item-json", JSON.stringify({ customer: { S: "c1" }, order: { S: "o2" } }));
+    await page.click("#save-item");
+    assert.match(await page.locator("#editor-out [data-test=error]").innerText(), /ConditionalCheckFailedException.*an item with this key exists/);
+    assert.deepEqual((await api("GetItem", { TableName: "Orders", Key: { customer: { S: "c1" }, order: { S: "o2" } } })).Item.note, { S: "gift" });
     // A set has no plain JSON: the editor stays with DynamoDB JSON and says why.
     await page.locator("#items tbody tr", { hasText: "o9" }).click();
     await page.selectOption("#item-format", "plain");
@@ -196,6 +381,47 @@ try {
     const capacity = JSON.parse(await page.locator("#results [data-test=capacity]").innerText());
     assert.equal(capacity.ConsumedCapacity.GlobalSecondaryIndexes.byStatus.CapacityUnits, 0.5);
     await shot("05-query");
+    // The first screen of a laptop, as the README shows it (docs/console-query.png).
+    await page.setViewportSize({ width: 1280, height: 1100 });
+    await page.screenshot({ path: path.join(OUTPUT_DIR, "05-query-first-screen.png") });
+    await page.setViewportSize({ width: 1400, height: 900 });
+  });
+
+  await run("a Query on a multi-attribute GSI from the builder", async () => {
+    for (const [id, round, match] of [["a", 1, "m1"], ["b", 2, "m2"], ["c", 2, "x3"], ["d", 3, "m4"]]) {
+      await api("PutItem", { TableName: "Matches", Item: { pk: { S: id }, tournamentId: { S: "winter#2026" },
+        region: { S: "na-east" }, round: { N: String(round) }, matchId: { S: match }, Embedding: { L: [{ N: "1" }, { N: "0" }, { N: String(round) }] } } });
+    }
+    await page.goto(console_(ENDPOINT) + "#/items/Matches");
+    const builder = page.locator("#builder");
+    await fill(builder, { index: { select: "byBracket" }, mode: { select: "Query" }, pk: "winter#2026", "pk-2": "na-east",
+      "sk-op": { select: "=" }, sk: "2", "sk-op-2": { select: "begins_with" }, "sk-2": "m" });
+    await page.click("#run");
+    await page.waitForFunction(() => document.querySelector("#result-count")?.textContent === "1 items");
+    assert.match((await page.locator("#items tbody tr").allInnerTexts())[0], /^b\t/);
+    const request = JSON.parse((await page.locator("#results [data-test=request]").innerText()).replace(/^Query /, ""));
+    assert.equal(request.KeyConditionExpression, "#pk = :pk AND #pk_2 = :pk_2 AND #sk = :sk AND begins_with(#sk_2, :sk_2)");
+    assert.deepEqual(request.ExpressionAttributeNames, { "#pk": "tournamentId", "#pk_2": "region", "#sk": "round", "#sk_2": "matchId" });
+    assert.deepEqual(request.ExpressionAttributeValues[":sk"], { N: "2" });
+    // An item read through a KEYS_ONLY index, edited: its other attributes are kept.
+    await builder.locator("[name=index]").selectOption("byRegion");
+    await builder.locator("[name=pk]").fill("na-east");
+    await page.click("#run");
+    await page.waitForFunction(() => document.querySelector("#result-count")?.textContent === "4 items");
+    await page.locator("#items tbody tr", { hasText: "m2" }).click();
+    const partial = JSON.parse(await page.inputValue("#item-json"));
+    assert.deepEqual(Object.keys(partial).sort(), ["matchId", "pk", "region", "round"]);
+    await page.fill("#item-json", JSON.stringify({ ...partial, note: { S: "final" } }));
+    await page.click("#save-item");
+    await page.locator("#saved").waitFor();
+    const whole = (await api("GetItem", { TableName: "Matches", Key: { pk: { S: "b" } } })).Item;
+    assert.deepEqual(Object.keys(whole).sort(), ["Embedding", "matchId", "note", "pk", "region", "round", "tournamentId"]);
+    // The server's rule for a range condition after a sort attribute with none.
+    await fill(builder, { index: { select: "byBracket" }, pk: "winter#2026", "pk-2": "na-east",
+      "sk-op-2": { select: "begins_with" }, "sk-2": "m" });
+    await page.click("#run");
+    assert.match(await page.locator("#results [data-test=error]").innerText(),
+      /ValidationException: RANGE key attributes round must have equality conditions specified in the query/);
   });
 
   await run("paging through a Scan", async () => {
@@ -257,6 +483,7 @@ try {
     const cost = await page.locator("#cost-table").innerText();
     assert.match(cost, /Orders/);
     assert.match(cost, /byStatus \(global\)/);
+    assert.match(cost, /ByEmbedding \(vector\)\s+vector units: [\d.]+ \w?B searched, [\d.]+ \w?B written/);
     const hot = await page.locator("#hot-keys").innerText();
     assert.match(hot, /Tiny\s+k[0-4]/);
     assert.ok((await page.locator("#collections svg").getAttribute("data-points")) > 0);
@@ -267,6 +494,39 @@ try {
     await page.selectOption("#resolution", "minute");
     await page.waitForFunction(() => document.querySelector("#resolution")?.value === "minute" &&
       Number(document.querySelector('#charts .chart-block[data-table="Orders"] svg')?.dataset.points) > 0);
+  });
+
+  await run("a pattern's link prefills the builder", async () => {
+    const link = (text) => page.locator("#patterns a", { hasText: text });
+    await link("Query byBracket: tournamentId = winter#* AND region = * AND round = * AND begins_with(matchId, …)").click();
+    await page.waitForURL(/#\/items\/Matches\?/);
+    const builder = page.locator("#builder");
+    await page.locator("#pattern-note").waitFor();
+    assert.equal(await builder.locator("[name=index]").inputValue(), "byBracket");
+    assert.equal(await builder.locator("[name=mode]").inputValue(), "Query");
+    assert.equal(await builder.locator("[name=pk]").inputValue(), "winter#");
+    assert.equal(await builder.locator("[name=pk-2]").inputValue(), "");
+    assert.equal(await builder.locator("[name=sk-op]").inputValue(), "=");
+    assert.equal(await builder.locator("[name=sk-op-2]").inputValue(), "begins_with");
+    await shot("06b-pattern-in-builder");
+    await fill(builder, { pk: "winter#2026", "pk-2": "na-east", sk: "3", "sk-2": "m" });
+    await page.click("#run");
+    await page.waitForFunction(() => document.querySelector("#result-count")?.textContent === "1 items");
+    // A filtered Scan: the builder says the filter's text is not in the report.
+    await page.goto(console_(ENDPOINT) + "#/cost");
+    await link("Scan Orders (filter)").click();
+    await page.waitForURL(/#\/items\/Orders\?/);
+    await page.locator("#pattern-note").waitFor();
+    assert.equal(await builder.locator("[name=index]").inputValue(), "");
+    assert.equal(await builder.locator("[name=mode]").inputValue(), "Scan");
+    assert.match(await page.locator("#pattern-note").innerText(), /used a filter/);
+    assert.equal(await builder.locator("[name=filter]").getAttribute("data-pattern-filtered"), "true");
+    // A GSI Query with a range condition: its operator comes back.
+    await page.goto(console_(ENDPOINT) + "#/cost");
+    await link("Query byStatus: status = * AND total >= …").click();
+    await page.locator("#pattern-note").waitFor();
+    assert.equal(await builder.locator("[name=index]").inputValue(), "byStatus");
+    assert.equal(await builder.locator("[name=sk-op]").inputValue(), ">=");
   });
 
   await run("streams and TTL", async () => {
@@ -307,8 +567,8 @@ try {
     await update.getByRole("button", { name: "Save capacity" }).click();
     await page.waitForFunction(() => document.querySelector("#table-overview")?.innerText.includes("7 RCU"));
     const add = page.locator("#add-index");
-    await add.locator("[name=gsi-name]").fill("byV");
-    await add.locator("[name=gsi-pk]").fill("v");
+    await add.locator("[name=index-name]").fill("byV");
+    await add.locator("[name=index-pk-name]").fill("v");
     await add.getByRole("button", { name: "Add index" }).click();
     await page.locator("#index-list tr[data-index=byV]").waitFor();
     // The backfill runs in the background; the index is deleted once it is ACTIVE.
@@ -317,6 +577,12 @@ try {
     await page.locator("#index-list tr[data-index=byV]").getByRole("button", { name: "Delete" }).click();
     await until(async () => !(await describe("Tiny")).GlobalSecondaryIndexes);
     await until(async () => (await describe("Tiny")).TableStatus === "ACTIVE");
+    // A vector index on a provisioned table: the server's refusal.
+    const vector = page.locator("#add-vector-index");
+    await fill(vector, { "vector-name": "vix", "vector-attribute": "emb", "vector-dimensions": "4" });
+    await vector.getByRole("button", { name: "Add vector index" }).click();
+    assert.match(await page.locator("#update-out [data-test=error]").innerText(),
+      /ValidationException: One or more parameter values were invalid: Vector indexes are supported only on tables that use PAY_PER_REQUEST billing mode/);
     await page.locator("#delete-table [name=confirm]").fill("wrong");
     await page.locator("#delete-table").getByRole("button", { name: "Delete table" }).click();
     assert.match(await page.locator("[data-test=error]").innerText(), /type Tiny to confirm/);
@@ -324,7 +590,7 @@ try {
     await page.locator("#delete-table").getByRole("button", { name: "Delete table" }).click();
     await page.waitForURL(/#\/tables$/);
     const tables = await api("ListTables", {});
-    assert.deepEqual(tables.TableNames, ["Orders"]);
+    assert.deepEqual(tables.TableNames, ["Matches", "Orders"]);
   });
 
   await run("--credentials: sign in, then every request is signed in the browser", async () => {
