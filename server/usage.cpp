@@ -15,6 +15,27 @@ std::int64_t now_ms(const OperationContext& ctx) { return static_cast<std::int64
 
 }  // namespace
 
+std::optional<AttributeValue> read_partition(const ReadSpec& spec) {
+  if (!spec.key_condition) return std::nullopt;
+  const expr::KeyCondition& kc = *spec.key_condition;
+  if (kc.more_partition.empty()) return kc.partition;
+  // Each value typed and length-prefixed, so that no two combinations meet.
+  std::string identity;
+  auto add = [&identity](const AttributeValue& v) {
+    const std::string number = v.type() == AttributeType::N ? v.as_number().to_string() : std::string();
+    const std::string_view bytes = v.type() == AttributeType::S   ? std::string_view(v.as_string())
+                                   : v.type() == AttributeType::B ? std::string_view(v.as_binary())
+                                                                  : std::string_view(number);
+    identity.push_back(static_cast<char>(v.type()));
+    const auto size = static_cast<std::uint32_t>(bytes.size());
+    identity.append(reinterpret_cast<const char*>(&size), sizeof size);
+    identity.append(bytes);
+  };
+  add(kc.partition);
+  for (const expr::KeyEquality& e : kc.more_partition) add(e.value);
+  return AttributeValue::binary(std::move(identity));
+}
+
 std::optional<ApiError> admit_read(OperationContext& ctx, const Table& table, const std::string& index,
                                    const AttributeValue* partition) {
   if (!ctx.throttler.enabled()) return std::nullopt;
@@ -110,7 +131,8 @@ void account_item(OperationContext& ctx, std::string_view operation, const Table
 
 void account_read(OperationContext& ctx, std::string_view operation, const Table& table, const ReadSpec& spec,
                   const ops::ReadResult& result, std::string_view shape_prefix) {
-  const AttributeValue* partition = spec.key_condition ? &spec.key_condition->partition : nullptr;
+  const std::optional<AttributeValue> partition_value = read_partition(spec);
+  const AttributeValue* partition = partition_value ? &*partition_value : nullptr;
   // A local index is keyed by the table's partition key; a global one by its own.
   account(ctx, operation, &table, result.consumed, partition,
           spec.index != nullptr && table.schema.is_global(*spec.index));

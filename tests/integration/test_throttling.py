@@ -295,6 +295,33 @@ def test_hot_key_reads_on_demand(throttled):
     assert units_of(t, "HotReads", expect=(ok * 100.0 + 1.0, 400.0)) == (ok * 100.0 + 1.0, 400.0)
 
 
+# A multi-attribute GSI key's partition is the combination of all its partition attributes:
+# reads hot on (a = x, b = 1) are throttled while (a = x, b = 2), which shares the first
+# attribute, is a partition of its own.
+def test_hot_key_reads_on_a_multi_attribute_gsi(throttled):
+    t = throttled
+    schema = {"KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+              "AttributeDefinitions": [{"AttributeName": n, "AttributeType": ty}
+                                       for n, ty in (("pk", "S"), ("a", "S"), ("b", "N"))],
+              "GlobalSecondaryIndexes": [{"IndexName": "by_ab", "Projection": {"ProjectionType": "ALL"},
+                                          "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"},
+                                                        {"AttributeName": "b", "KeyType": "HASH"}]}]}
+    # (boto3 1.43's model allows two KeySchema elements: sent raw)
+    assert t.raw.call("CreateTable", dict(schema, TableName="HotMulti", BillingMode="PAY_PER_REQUEST")).status == 200
+    h.wait_active(t.client, "HotMulti")
+    for pk, b in (("one", "1"), ("two", "2")):
+        assert t.raw.put("HotMulti", h.padded_item({"pk": S(pk), "a": S("x"), "b": {"N": b}}, BIG)).status == 200
+
+    def query(b):
+        return t.raw.call("Query", {"TableName": "HotMulti", "IndexName": "by_ab",
+                                    "KeyConditionExpression": "a = :a AND b = :b",
+                                    "ExpressionAttributeValues": {":a": S("x"), ":b": {"N": b}}})
+    ok, raw, elapsed, _ = rh.pump(lambda: query("1"), limit=600, deadline_s=8)
+    assert raw is not None, "no throttle after %d reads of 50 units of one partition in %.1fs" % (ok, elapsed)
+    assert rh.is_throttle(raw), raw
+    assert query("2").status == 200
+
+
 # Smoke test of on-demand scaling: a new on-demand table serves twice its initial peak (2000 write
 # units) per second, so 300 writes of 10 units to distinct keys are never throttled.
 def test_on_demand_new_table_not_throttled(throttled):
