@@ -7,6 +7,7 @@
 
 #include "metering/cost_model.h"
 #include "protocol/json_writer.h"
+#include "storage/vector_memory.h"
 
 namespace dynamod {
 namespace {
@@ -202,8 +203,25 @@ std::string metrics_report(const ReportInputs& in, const RequestMetrics& request
         line(index.name, it == table->index_stats.end() ? nullptr : it->second);
       }
     }
+    for (const VectorIndexSchema& index : table->schema.vector_indexes) {
+      auto it = table->index_stats.find(index.id);
+      line(index.name, it == table->index_stats.end() ? nullptr : it->second);
+    }
   }
   out += sizes;
+  if (in.vector_memory == nullptr || in.vector_memory->mode() != vectors::SearchMode::Approximate) return out;
+  // What approximate search still scores exactly: vectors written (or loaded at start) that
+  // the graph builder has not inserted yet. 0 once the graphs are complete.
+  out +=
+      "# HELP dynamod_vector_graph_pending Vectors of each vector index not yet in its HNSW graphs "
+      "(searched exactly meanwhile).\n# TYPE dynamod_vector_graph_pending gauge\n";
+  for (const TablePtr& table : in.tables) {
+    for (const VectorIndexSchema& index : table->schema.vector_indexes) {
+      fmt::format_to(std::back_inserter(out),
+                     "dynamod_vector_graph_pending{{region=\"{}\",table=\"{}\",index=\"{}\"}} {}\n", label(table->ns),
+                     label(table->schema.name), label(index.name), in.vector_memory->graph_pending(index.id));
+    }
+  }
   return out;
 }
 

@@ -9,7 +9,7 @@
 //   GET /dynamod/patterns  JSON: requests grouped by access pattern, with
 //                          units, items read versus returned, and flags
 // They read the ledger, the catalog's counters, the request metrics and the
-// writer's totals.
+// writer's totals, and (metrics) the vectors waiting for their graphs.
 
 #include <cstdint>
 #include <string>
@@ -21,12 +21,16 @@
 #include "storage/write_queue.h"
 
 namespace dynamod {
+namespace vectors {
+class VectorMemory;
+}
 
 struct ReportInputs {
   const Ledger::Snapshot& ledger;
   std::vector<TablePtr> tables;  // every table of every region
   std::int64_t now_ms = 0;
   WriteQueue::Totals writes;
+  const vectors::VectorMemory* vector_memory = nullptr;  // for the metrics' vector graph gauge
 };
 
 std::string metrics_report(const ReportInputs& in, const RequestMetrics& requests);

@@ -244,7 +244,7 @@ asio::awaitable<HttpResponse> Service::report(const HttpRequest& request) {
     co_return response;
   }
   Ledger::Snapshot snapshot = ledger_.snapshot();
-  ReportInputs inputs{snapshot, store_.catalog().all(), now_ms, writer_.totals()};
+  ReportInputs inputs{snapshot, store_.catalog().all(), now_ms, writer_.totals(), &store_.vector_memory()};
   std::string body = path == "metrics" ? metrics_report(inputs, metrics_)
                      : path == "cost"  ? cost_report(inputs, prices_)
                                        : patterns_report(inputs);

@@ -114,6 +114,13 @@ std::size_t IndexMemory::vectors() const {
   return n;
 }
 
+std::size_t IndexMemory::graph_pending() const {
+  std::lock_guard lock(mutex_);
+  std::size_t n = 0;
+  for (const auto& [prefix, partition] : partitions_) n += partition->pending();
+  return n;
+}
+
 VectorMemory::VectorMemory(SearchMode mode) : mode_(mode) {
   if (mode_ == SearchMode::Approximate) builder_ = std::thread([this] { build_graphs(); });
 }
@@ -131,6 +138,11 @@ std::shared_ptr<IndexMemory> VectorMemory::registered(std::uint32_t index_id) co
   std::lock_guard lock(mutex_);
   auto it = indexes_.find(index_id);
   return it == indexes_.end() ? nullptr : it->second;
+}
+
+std::size_t VectorMemory::graph_pending(std::uint32_t index_id) const {
+  std::shared_ptr<IndexMemory> index = registered(index_id);
+  return index ? index->graph_pending() : 0;
 }
 
 std::shared_ptr<IndexMemory> VectorMemory::loaded(std::uint32_t index_id) const {

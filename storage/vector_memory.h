@@ -55,7 +55,8 @@ class IndexMemory {
   // The partition of `prefix`, or null when it holds nothing.
   std::shared_ptr<Partition> find(std::string_view prefix) const;
 
-  std::size_t vectors() const;  // in every partition
+  std::size_t vectors() const;        // in every partition
+  std::size_t graph_pending() const;  // vectors not in their partition's graph (approximate mode)
 
  private:
   const std::size_t prefix_size_;  // index id, and the HASH value's hash when the search schema has one
@@ -95,6 +96,9 @@ class VectorMemory {
   // For the loader (vector_memory.cpp): whether `target` is still what the index holds.
   bool holds(std::uint32_t index_id, const IndexMemory* target) const;
   void forget(std::uint32_t index_id, const IndexMemory* target);
+  // Approximate mode: the index's vectors that its graphs do not hold yet
+  // (scored exactly meanwhile); 0 for an index not in memory.
+  std::size_t graph_pending(std::uint32_t index_id) const;
   // Queues the partition for the graph builder (approximate mode).
   void wants_graph_work(std::shared_ptr<Partition> partition);
 

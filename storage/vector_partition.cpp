@@ -95,14 +95,22 @@ void Partition::erase(std::string_view stored_key) {
   pending_.erase(slot);
 }
 
-std::size_t Partition::size() const { return slot_of_.size(); }
+std::size_t Partition::size() const {
+  std::shared_lock lock(mutex_);
+  return slot_of_.size();
+}
+
+std::size_t Partition::pending() const {
+  std::shared_lock lock(mutex_);
+  return mode_ == SearchMode::Approximate ? pending_.size() : 0;
+}
 
 std::vector<Candidate> Partition::search(std::span<const float> query, std::size_t top_k, const Accept& accept,
                                          std::uint64_t& examined) const {
   std::shared_lock lock(mutex_);
-  examined = size();
+  examined = slot_of_.size();
   // A zero query has no direction: every COSINE score is 1, which the graph cannot rank.
-  if (mode_ == SearchMode::Exact || !graph_ || size() < kGraphThreshold ||
+  if (mode_ == SearchMode::Exact || !graph_ || slot_of_.size() < kGraphThreshold ||
       (distance_ == DistanceFunction::Cosine && squared_norm(query) == 0)) {
     return search_exact(query, top_k, accept);
   }
@@ -163,7 +171,7 @@ std::vector<Candidate> Partition::search_graph(std::span<const float> query, std
                                                const Accept& accept) const {
   const std::vector<float> graph_query = graph_form(query.data());
   const float query_norm = squared_norm(query);
-  const std::size_t in_graph = size() - pending_.size();
+  const std::size_t in_graph = slot_of_.size() - pending_.size();
   for (std::size_t want = top_k;; want *= 4) {
     if (want >= in_graph) return search_exact(query, top_k, accept);
     std::vector<Candidate> heap;
@@ -205,14 +213,14 @@ void Partition::make_graph() {
 
 bool Partition::has_graph_work() const {
   std::shared_lock lock(mutex_);
-  return mode_ == SearchMode::Approximate && !pending_.empty() && (graph_ || size() >= kGraphThreshold);
+  return mode_ == SearchMode::Approximate && !pending_.empty() && (graph_ || slot_of_.size() >= kGraphThreshold);
 }
 
 bool Partition::add_pending_to_graph() {
   std::unique_lock lock(mutex_);
   if (mode_ != SearchMode::Approximate || pending_.empty()) return false;
   if (!graph_) {
-    if (size() < kGraphThreshold) return false;
+    if (slot_of_.size() < kGraphThreshold) return false;
     make_graph();
   }
   Slot slot = *pending_.begin();

@@ -73,7 +73,8 @@ class Partition {
   void upsert(std::string_view stored_key, std::string_view vector_bytes);
   void erase(std::string_view stored_key);
 
-  std::size_t size() const;  // live vectors
+  std::size_t size() const;     // live vectors
+  std::size_t pending() const;  // approximate mode: live vectors not in the graph (yet)
 
   // The best `top_k` accepted vectors for `query`, best first, ties in key
   // order; `examined` counts the vectors the partition holds.

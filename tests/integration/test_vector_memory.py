@@ -59,13 +59,18 @@ def keys(answer):
 
 
 def filled_server(launch_dynamod, mode):
-    """A server searching in `mode` whose table "big" holds LARGE random vectors: (raw, vectors)."""
+    """A server searching in `mode` whose table "big" holds LARGE random vectors: (server, raw, vectors)."""
     server = launch_dynamod(args=["--vector-search", mode], in_memory=True)
     raw = raw_for(server)
     make_table(raw)
     vectors = random_vectors(LARGE)
     load(raw, vectors)
-    return raw, vectors
+    return server, raw, vectors
+
+
+def graph_pending(server):
+    _, metrics = rh.get_metrics(server.endpoint)
+    return metrics.value("dynamod_vector_graph_pending", region=h.REGION, table="big", index="vix")
 
 
 def random_queries(seed, count):
@@ -74,7 +79,9 @@ def random_queries(seed, count):
 
 
 def test_exact_search_of_a_large_partition_scores_every_vector(launch_dynamod):
-    raw, vectors = filled_server(launch_dynamod, "exact")
+    server, raw, vectors = filled_server(launch_dynamod, "exact")
+    # Exact mode builds no graph, and the metrics say nothing of one.
+    assert graph_pending(server) is None
     for query in random_queries(9, 10):
         answer = v.ok(v.search(raw, "big", query, top_k=10))
         want = sorted(euclidean(query, e) for e in vectors.values())[:10]
@@ -82,7 +89,10 @@ def test_exact_search_of_a_large_partition_scores_every_vector(launch_dynamod):
 
 
 def test_approximate_search_uses_the_graph_and_sees_every_write(launch_dynamod):
-    raw, vectors = filled_server(launch_dynamod, "approximate")
+    server, raw, vectors = filled_server(launch_dynamod, "approximate")
+    # Until the builder has inserted every vector, the pending ones are scored exactly; the
+    # recall below is the graph's own once none is left.
+    assert rh.eventually(lambda: graph_pending(server), lambda n: n == 0, timeout=120) == 0
     found = 0
     for query in random_queries(10, 30):
         want = set(sorted(vectors, key=lambda k: euclidean(query, vectors[k]))[:10])
@@ -166,6 +176,9 @@ def test_vector_units_in_the_cost_report_patterns_and_metrics(launch_dynamod):
     labels = {"region": h.REGION, "table": "costs", "index": "vix"}
     assert metrics.value("dynamod_vector_search_bytes_total", **labels) == search_bytes
     assert metrics.value("dynamod_vector_write_bytes_total", **labels) == write_bytes
+    # The index's entries beside the table's, as for GSIs and LSIs.
+    assert metrics.value("dynamod_items", **labels) == 1
+    assert metrics.value("dynamod_storage_bytes", **labels) == line["storage_bytes"]
 
 
 def test_an_unknown_search_mode_is_refused_at_start(dynamod_bin):
