@@ -86,7 +86,8 @@ std::optional<partiql::NodeId> partiql_equality(const partiql::Statement& s, par
     return partiql_equality(s, node.children[1], partition);
   }
   if (node.kind != partiql::NodeKind::Compare || node.op != expr::CompareOp::Eq) return std::nullopt;
-  for (auto [lhs, rhs] : {std::pair{node.children[0], node.children[1]}, std::pair{node.children[1], node.children[0]}}) {
+  for (auto [lhs, rhs] :
+       {std::pair{node.children[0], node.children[1]}, std::pair{node.children[1], node.children[0]}}) {
     const partiql::Node& path = s.node(lhs);
     if (path.kind == partiql::NodeKind::Path && path.path.steps.size() == 1 && path.path.root() == partition) {
       return rhs;
@@ -123,7 +124,9 @@ class FactsReader {
     const bool read = op == "Query" || op == "Scan";
     std::string_view index;
     if (read && body["IndexName"].get_string().get(index) == SUCCESS) facts_.index = std::string(index);
-    if (!with_keys_ || op == "Scan") return;  // a Scan fixes no partition key
+    // Only these fix a partition key (a Scan reads them all).
+    const bool keyed = op == "GetItem" || op == "PutItem" || op == "UpdateItem" || op == "DeleteItem" || op == "Query";
+    if (!with_keys_ || !keyed) return;
     const KeyDef* key = key_of(name, facts_.index);
     if (key == nullptr) return;
     if (op == "Query") {
@@ -298,8 +301,7 @@ class FactsReader {
           for (const auto& [placeholder, value] : decode_item(values_json)) values.emplace(placeholder, value);
         }
         expr::Placeholders placeholders(&names, &values);
-        const expr::Condition condition =
-            expr::parse_condition(text, expr::ConditionKind::KeyCondition, placeholders);
+        const expr::Condition condition = expr::parse_condition(text, expr::ConditionKind::KeyCondition, placeholders);
         if (condition.empty()) return;
         if (auto key = key_equality(condition, condition.root, partition)) {
           facts_.partition_keys.push_back(std::move(*key));

@@ -31,7 +31,6 @@ struct FactsContext {
 
 // Reads `body` as far as it needs; the caller rewinds the document before
 // the handler reads it.
-RequestFacts request_facts(std::string_view operation, json::object& body, const FactsContext& context,
-                           bool with_keys);
+RequestFacts request_facts(std::string_view operation, json::object& body, const FactsContext& context, bool with_keys);
 
 }  // namespace dynamod

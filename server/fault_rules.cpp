@@ -209,9 +209,6 @@ std::vector<std::unique_ptr<FaultRule>> parse_fault_rules(std::string_view json)
 }
 
 bool FaultRule::matches(const RequestFacts& facts) const {
-  if (!operations.empty() && std::find(operations.begin(), operations.end(), facts.operation) == operations.end()) {
-    return false;
-  }
   if (!tables.empty()) {
     bool named = std::any_of(facts.tables.begin(), facts.tables.end(), [&](const std::string& t) {
       return std::find(tables.begin(), tables.end(), t) != tables.end();

@@ -68,6 +68,8 @@ struct FaultRule {
   std::atomic<std::uint64_t> matched{0};
   std::atomic<std::uint64_t> fired{0};
 
+  // Tables, index and key prefix. Not the operation: FaultRules::for_operation
+  // chose the rules of the request's operation.
   bool matches(const RequestFacts& facts) const;
   // Counts a match and tells whether the rule fires on it.
   bool fire();

@@ -66,7 +66,11 @@ TEST_CASE("fault rules: matching") {
   CHECK(rule->matches(facts("PutItem", {"t"}, {"hot#1"})));
   CHECK_FALSE(rule->matches(facts("PutItem", {"t"}, {"cold"})));
   CHECK_FALSE(rule->matches(facts("PutItem", {"u"}, {"hot#1"})));
-  CHECK_FALSE(rule->matches(facts("Query", {"t"}, {"hot#1"})));
+  // The operation is the index's to check.
+  FaultRules rules;
+  rules.add(std::move(rule));
+  CHECK(rules.for_operation("GetItem"));
+  CHECK_FALSE(rules.for_operation("Query"));
   auto index = parse_fault_rule(R"({"index": "g", "latency_ms": 5})");
   RequestFacts query = facts("Query", {"t"});
   CHECK_FALSE(index->matches(query));
