@@ -301,6 +301,13 @@ def test_a_query_matches_a_key_prefix_by_its_partition_key_equality(server, clie
                                    "error": "InternalServerError"})
     client.put_item(TableName=name, Item={"pk": {"S": "hot#4"}})
     assert client.scan(TableName=name)["Count"] == 1
+    # PartiQL names the index it reads as "table"."index".
+    ch.add_fault(server.endpoint, {"operations": ["ExecuteStatement"], "index": "byg", "key_prefix": "hot#",
+                                   "error": "InternalServerError"})
+    with pytest.raises(client.exceptions.InternalServerError):
+        client.execute_statement(Statement='SELECT * FROM "%s"."byg" WHERE g = \'hot#5\'' % name)
+    client.execute_statement(Statement='SELECT * FROM "%s"."byg" WHERE g = \'cold\'' % name)
+    client.execute_statement(Statement='SELECT * FROM "%s" WHERE pk = \'hot#5\'' % name)
 
 
 def test_partiql_statements_match_tables_and_key_prefixes(server, client, tbl):
