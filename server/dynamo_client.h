@@ -12,6 +12,7 @@
 #include <string>
 
 #include "server/report_client.h"
+#include "server/request_signer.h"
 
 namespace dynamod {
 
@@ -31,7 +32,7 @@ class DynamoClient {
   void connect();
 
   ServerEndpoint endpoint_;
-  std::string key_, secret_, token_, region_;
+  ClientCredentials credentials_;
   boost::asio::io_context io_;
   std::optional<boost::beast::tcp_stream> stream_;
 };

@@ -8,6 +8,7 @@
 
 #include "metering/throughput_model.h"
 #include "protocol/json_writer.h"
+#include "server/operations.h"
 #include "server/throttler.h"
 #include "storage/transaction_ops.h"
 
@@ -102,6 +103,12 @@ std::unique_ptr<FaultRule> parse_fault_rule(std::string_view json) {
   for (auto [key, value] : object) {
     if (key == "operations") {
       rule->operations = string_list(value, key);
+      for (const std::string& op : rule->operations) {
+        // A misspelt name would match nothing, silently.
+        if (find_operation(op) == nullptr && find_stream_operation(op) == nullptr) {
+          throw bad_rule("operation '" + op + "' is not one of dynamod's operations");
+        }
+      }
     } else if (key == "tables") {
       rule->tables = string_list(value, key);
     } else if (key == "index" || key == "key_prefix" || key == "message") {
@@ -202,9 +209,6 @@ std::vector<std::unique_ptr<FaultRule>> parse_fault_rules(std::string_view json)
 }
 
 bool FaultRule::matches(const RequestFacts& facts) const {
-  if (!operations.empty() && std::find(operations.begin(), operations.end(), facts.operation) == operations.end()) {
-    return false;
-  }
   if (!tables.empty()) {
     bool named = std::any_of(facts.tables.begin(), facts.tables.end(), [&](const std::string& t) {
       return std::find(tables.begin(), tables.end(), t) != tables.end();
@@ -332,59 +336,13 @@ std::string FaultRule::to_json() const {
   return out.take();
 }
 
-std::shared_ptr<const FaultRules::RuleList> FaultRules::rules() const {
-  std::lock_guard lock(mutex_);
-  return rules_;
-}
+OperationRules::OperationRules(std::vector<std::shared_ptr<FaultRule>> rules)
+    : rules_(std::move(rules)),
+      needs_keys_(std::any_of(rules_.begin(), rules_.end(), [](const auto& r) { return !r->key_prefix.empty(); })) {}
 
-void FaultRules::publish(std::shared_ptr<const RuleList> rules) {
-  // Under mutex_.
-  rules_ = std::move(rules);
-  needs_keys_.store(std::any_of(rules_->begin(), rules_->end(), [](const auto& r) { return !r->key_prefix.empty(); }),
-                    std::memory_order_relaxed);
-  active_.store(!rules_->empty(), std::memory_order_relaxed);
-}
-
-std::uint64_t FaultRules::add(std::unique_ptr<FaultRule> rule) {
-  std::lock_guard lock(mutex_);
-  rule->id = next_id_++;
-  auto next = std::make_shared<RuleList>(*rules_);
-  next->push_back(std::shared_ptr<FaultRule>(std::move(rule)));
-  const std::uint64_t id = next->back()->id;
-  publish(std::move(next));
-  return id;
-}
-
-bool FaultRules::remove(std::uint64_t id) {
-  std::lock_guard lock(mutex_);
-  auto next = std::make_shared<RuleList>(*rules_);
-  auto it = std::find_if(next->begin(), next->end(), [id](const auto& r) { return r->id == id; });
-  if (it == next->end()) return false;
-  next->erase(it);
-  publish(std::move(next));
-  return true;
-}
-
-void FaultRules::clear() {
-  std::lock_guard lock(mutex_);
-  publish(std::make_shared<RuleList>());
-}
-
-std::string FaultRules::list_json() const {
-  auto list = rules();
-  std::string out = "{\"rules\":[";
-  for (std::size_t i = 0; i < list->size(); ++i) {
-    if (i > 0) out += ',';
-    out += (*list)[i]->to_json();
-  }
-  out += "]}";
-  return out;
-}
-
-FaultPlan FaultRules::evaluate(const RequestFacts& facts) const {
+FaultPlan OperationRules::evaluate(const RequestFacts& facts) const {
   FaultPlan plan;
-  auto list = rules();
-  for (const auto& rule : *list) {
+  for (const auto& rule : rules_) {
     if (!rule->matches(facts) || !rule->fire()) continue;
     plan.fired.push_back(rule->id);
     if (rule->latency_max.count() != 0) {
@@ -410,19 +368,90 @@ FaultPlan FaultRules::evaluate(const RequestFacts& facts) const {
   return plan;
 }
 
+std::shared_ptr<const OperationRules> FaultRules::for_operation(std::string_view operation) const {
+  std::shared_ptr<const Index> index = index_.load(std::memory_order_acquire);
+  auto it = index->by_operation.find(operation);
+  return it != index->by_operation.end() ? it->second : index->any_operation;
+}
+
+void FaultRules::publish(RuleList rules) {
+  // Under mutex_. Each operation's list keeps the rules' order, those naming
+  // no operation included, since the first action that fires decides.
+  rules_ = std::move(rules);
+  std::map<std::string, RuleList, std::less<>> lists;
+  for (const auto& rule : rules_) {
+    for (const std::string& op : rule->operations) lists.try_emplace(op);
+  }
+  RuleList any;
+  for (const auto& rule : rules_) {
+    if (rule->operations.empty()) {
+      any.push_back(rule);
+      for (auto& [op, list] : lists) list.push_back(rule);
+      continue;
+    }
+    for (auto& [op, list] : lists) {
+      if (std::find(rule->operations.begin(), rule->operations.end(), op) != rule->operations.end()) {
+        list.push_back(rule);
+      }
+    }
+  }
+  auto index = std::make_shared<Index>();
+  for (auto& [op, list] : lists) index->by_operation.emplace(op, std::make_shared<OperationRules>(std::move(list)));
+  if (!any.empty()) index->any_operation = std::make_shared<OperationRules>(std::move(any));
+  index_.store(std::move(index), std::memory_order_release);
+  active_.store(!rules_.empty(), std::memory_order_relaxed);
+}
+
+std::uint64_t FaultRules::add(std::unique_ptr<FaultRule> rule) {
+  std::lock_guard lock(mutex_);
+  rule->id = next_id_++;
+  const std::uint64_t id = rule->id;
+  RuleList next = rules_;
+  next.push_back(std::shared_ptr<FaultRule>(std::move(rule)));
+  publish(std::move(next));
+  return id;
+}
+
+bool FaultRules::remove(std::uint64_t id) {
+  std::lock_guard lock(mutex_);
+  RuleList next = rules_;
+  auto it = std::find_if(next.begin(), next.end(), [id](const auto& r) { return r->id == id; });
+  if (it == next.end()) return false;
+  next.erase(it);
+  publish(std::move(next));
+  return true;
+}
+
+void FaultRules::clear() {
+  std::lock_guard lock(mutex_);
+  publish({});
+}
+
+std::string FaultRules::list_json() const {
+  std::lock_guard lock(mutex_);
+  std::string out = "{\"rules\":[";
+  for (std::size_t i = 0; i < rules_.size(); ++i) {
+    if (i > 0) out += ',';
+    out += rules_[i]->to_json();
+  }
+  out += "]}";
+  return out;
+}
+
 void FaultRules::render_metrics(std::string& out) const {
-  auto list = rules();
+  std::lock_guard lock(mutex_);
+  const RuleList& list = rules_;
   out +=
       "# HELP dynamod_faults_fired_total Injected faults fired, per rule (see /dynamod/faults).\n"
       "# TYPE dynamod_faults_fired_total counter\n";
-  for (const auto& rule : *list) {
+  for (const auto& rule : list) {
     fmt::format_to(std::back_inserter(out), "dynamod_faults_fired_total{{rule=\"{}\",kind=\"{}\"}} {}\n", rule->id,
                    rule->kind(), rule->fired.load(std::memory_order_relaxed));
   }
   out +=
       "# HELP dynamod_faults_matched_total Requests that matched an injected fault's rule, fired or not.\n"
       "# TYPE dynamod_faults_matched_total counter\n";
-  for (const auto& rule : *list) {
+  for (const auto& rule : list) {
     fmt::format_to(std::back_inserter(out), "dynamod_faults_matched_total{{rule=\"{}\",kind=\"{}\"}} {}\n", rule->id,
                    rule->kind(), rule->matched.load(std::memory_order_relaxed));
   }
@@ -456,7 +485,8 @@ ApiError fault_error(const FaultRule& rule, const RequestFacts& facts) {
                 : rule.error == ErrorCode::RequestLimitExceeded ? metering::Throttle::Limit::TableQuota
                                                                 : metering::Throttle::Limit::Provisioned;
       t.provisioned_table = rule.error == ErrorCode::ProvisionedThroughputExceededException;
-      ApiError error = throttle_error(t, facts.table_arn);
+      ApiError error =
+          throttle_error(t, facts.tables.empty() ? std::string() : table_arn(facts.arn, facts.tables.front()));
       if (!rule.message.empty()) {
         ApiError reworded(error.code(), rule.message);
         reworded.set_extra_json(error.extra_json());

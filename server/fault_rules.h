@@ -7,13 +7,16 @@
 // UnprocessedKeys, or closes the connection without an answer.
 //
 // The request path asks active() first: with no rules that is one relaxed
-// atomic load and a branch. Rules are an immutable list swapped whole under a
-// mutex (a request holds it only to copy the list's pointer); their counters
-// are atomics.
+// atomic load and a branch. Then for_operation() finds the rules that can match
+// the request's operation (an index by operation, rebuilt whole on each change
+// and swapped atomically): a request whose operation no rule names costs that
+// lookup and nothing more, and only one that some rule can match has its body
+// read for tables and keys (server/fault_facts). Rule counters are atomics.
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -22,18 +25,19 @@
 #include <vector>
 
 #include "protocol/api_error.h"
+#include "protocol/responses.h"
 
 namespace dynamod {
 
 // What a request names, as far as rules look: read from its body only when
-// some rule is active (server/fault_request).
+// some rule can match its operation (server/fault_facts).
 struct RequestFacts {
   std::string_view operation;
   std::vector<std::string> tables;
-  std::string table_arn;  // of the first table, for the reasons of a throttling error
+  ArnContext arn;  // for the table ARN a throttling error names (the first table's)
   std::string index;
   std::vector<std::string> partition_keys;  // S and N values as text, B as base64
-  std::size_t transact_items = 0;           // TransactWriteItems / TransactGetItems
+  std::size_t transact_items = 0;           // TransactWriteItems / TransactGetItems / ExecuteTransaction
 };
 
 struct FaultRule {
@@ -64,6 +68,8 @@ struct FaultRule {
   std::atomic<std::uint64_t> matched{0};
   std::atomic<std::uint64_t> fired{0};
 
+  // Tables, index and key prefix. Not the operation: FaultRules::for_operation
+  // chose the rules of the request's operation.
   bool matches(const RequestFacts& facts) const;
   // Counts a match and tells whether the rule fires on it.
   bool fire();
@@ -89,12 +95,30 @@ struct FaultPlan {
   bool any() const { return !fired.empty(); }
 };
 
+// The rules that can match one operation, in the order they were added.
+class OperationRules {
+ public:
+  explicit OperationRules(std::vector<std::shared_ptr<FaultRule>> rules);
+  // True when one of them has a key prefix: only then are the request's
+  // partition keys read.
+  bool needs_keys() const { return needs_keys_; }
+
+  // Every rule that matches counts the match; the first action of one that
+  // fires decides the outcome, and the delays of those that fire add up.
+  FaultPlan evaluate(const RequestFacts& facts) const;
+
+ private:
+  std::vector<std::shared_ptr<FaultRule>> rules_;
+  bool needs_keys_ = false;
+};
+
 class FaultRules {
  public:
   // With no rules: one relaxed load (the only cost on the request path).
   bool active() const { return active_.load(std::memory_order_relaxed); }
-  // True when some rule needs the partition keys of the request.
-  bool needs_keys() const { return needs_keys_.load(std::memory_order_relaxed); }
+  // The rules that can match `operation`: those naming it and those naming no
+  // operation. Null when there are none.
+  std::shared_ptr<const OperationRules> for_operation(std::string_view operation) const;
 
   std::uint64_t add(std::unique_ptr<FaultRule> rule);
   bool remove(std::uint64_t id);
@@ -102,23 +126,24 @@ class FaultRules {
   // {"rules": [...]} with each rule's counters.
   std::string list_json() const;
 
-  // Every rule that matches counts the match; the first action of one that
-  // fires decides the outcome, and the delays of those that fire add up.
-  FaultPlan evaluate(const RequestFacts& facts) const;
-
   // Prometheus text: dynamod_faults_fired_total per rule.
   void render_metrics(std::string& out) const;
 
  private:
   using RuleList = std::vector<std::shared_ptr<FaultRule>>;
-  std::shared_ptr<const RuleList> rules() const;
-  void publish(std::shared_ptr<const RuleList> rules);
+  // What the request path reads: immutable, replaced whole.
+  struct Index {
+    std::map<std::string, std::shared_ptr<const OperationRules>, std::less<>> by_operation;
+    std::shared_ptr<const OperationRules> any_operation;  // rules naming no operation; null if none
+  };
+  // Under mutex_: the rules become `rules`, and the index follows.
+  void publish(RuleList rules);
 
-  mutable std::mutex mutex_;
-  std::shared_ptr<const RuleList> rules_ = std::make_shared<RuleList>();
+  mutable std::mutex mutex_;  // serialises changes; the request path never takes it
+  RuleList rules_;
   std::uint64_t next_id_ = 1;
+  std::atomic<std::shared_ptr<const Index>> index_{std::make_shared<const Index>()};
   std::atomic<bool> active_{false};
-  std::atomic<bool> needs_keys_{false};
 };
 
 // ServiceUnavailable's status and body.

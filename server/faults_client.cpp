@@ -23,8 +23,9 @@ constexpr const char* kUsage =
     "'{\"operations\":[\"GetItem\"],\"error\":\"ThrottlingException\",\"times\":2}'\n"
     "  dynamod faults delete ID                remove one rule\n"
     "  dynamod faults clear                    remove every rule\n\n"
-    "Rules are described in docs/testing-companion.md. With --credentials the server takes only signed\n"
-    "changes: use curl --aws-sigv4 there.\n\nOptions";
+    "Rules are described in docs/testing-companion.md. Requests are signed with AWS_ACCESS_KEY_ID /\n"
+    "AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN, AWS_REGION) when they are set, as a server with\n"
+    "--credentials requires for changes.\n\nOptions";
 
 // One line per rule: its id, counters and the rule itself.
 void print_rules(const std::string& json) {
@@ -83,17 +84,18 @@ int run_faults_command(int argc, char** argv) {
   }
   try {
     ServerEndpoint target = parse_endpoint(endpoint);
+    const std::optional<ClientCredentials> credentials = ClientCredentials::from_environment();
     if (action == "list") {
-      std::string json = fetch(target, http::verb::get, "/dynamod/faults");
+      std::string json = fetch(target, credentials, http::verb::get, "/dynamod/faults");
       if (vm.count("json") != 0) std::cout << json << "\n";
       else print_rules(json);
     } else if (action == "add") {
-      std::cout << fetch(target, http::verb::post, "/dynamod/faults", words[1]) << "\n";
+      std::cout << fetch(target, credentials, http::verb::post, "/dynamod/faults", words[1]) << "\n";
     } else if (action == "delete") {
-      fetch(target, http::verb::delete_, "/dynamod/faults/" + words[1]);
+      fetch(target, credentials, http::verb::delete_, "/dynamod/faults/" + words[1]);
       std::cout << "deleted rule " << words[1] << "\n";
     } else if (action == "clear") {
-      fetch(target, http::verb::delete_, "/dynamod/faults");
+      fetch(target, credentials, http::verb::delete_, "/dynamod/faults");
       std::cout << "cleared\n";
     } else {
       std::cerr << "dynamod faults: unknown action '" << action << "' (see --help)\n";

@@ -33,8 +33,8 @@ ServerEndpoint parse_endpoint(const std::string& url) {
   return {rest.substr(0, colon), rest.substr(colon + 1)};
 }
 
-std::string fetch(const ServerEndpoint& endpoint, http::verb method, const std::string& target,
-                  const std::string& body) {
+std::string fetch(const ServerEndpoint& endpoint, const std::optional<ClientCredentials>& credentials,
+                  http::verb method, const std::string& target, const std::string& body) {
   asio::io_context io;
   asio::ip::tcp::resolver resolver(io);
   beast::tcp_stream stream(io);
@@ -45,6 +45,7 @@ std::string fetch(const ServerEndpoint& endpoint, http::verb method, const std::
   if (!body.empty()) request.set(http::field::content_type, "application/json");
   request.body() = body;
   request.prepare_payload();
+  if (credentials) sign_request(request, *credentials, std::chrono::system_clock::now());
   http::write(stream, request);
   beast::flat_buffer buffer;
   http::response<http::string_body> response;
@@ -177,7 +178,10 @@ int run_report_command(int argc, char** argv) {
   std::string endpoint = "http://127.0.0.1:8000";
   if (const char* env = std::getenv("DYNAMOD_ENDPOINT")) endpoint = env;
   po::options_description desc("dynamod " + command + ": print a running dynamod's " +
-                               (command == "cost" ? "cost report" : "access-pattern report") + "\n\nOptions");
+                               (command == "cost" ? "cost report" : "access-pattern report") +
+                               "\n\nRequests are signed with AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (and "
+                               "AWS_SESSION_TOKEN, AWS_REGION)\nwhen they are set, as a server with --credentials "
+                               "requires for --reset.\n\nOptions");
   // clang-format off
   desc.add_options()
     ("help,h", "Print this help and exit.")
@@ -199,7 +203,8 @@ int run_report_command(int argc, char** argv) {
   }
   try {
     ServerEndpoint target = parse_endpoint(endpoint);
-    std::string json = fetch(target, http::verb::get, "/dynamod/" + command);
+    const std::optional<ClientCredentials> credentials = ClientCredentials::from_environment();
+    std::string json = fetch(target, credentials, http::verb::get, "/dynamod/" + command);
     if (vm.count("json") != 0) {
       std::cout << json << "\n";
     } else if (command == "cost") {
@@ -208,7 +213,7 @@ int run_report_command(int argc, char** argv) {
       print_patterns(json);
     }
     if (vm.count("reset") != 0) {
-      fetch(target, http::verb::post, "/dynamod/cost/reset");
+      fetch(target, credentials, http::verb::post, "/dynamod/cost/reset");
       std::cout << "ledger reset\n";
     }
   } catch (const std::exception& e) {

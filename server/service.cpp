@@ -19,7 +19,8 @@
 #include "server/console_reports.h"
 #include "server/content_encoding.h"
 #include "server/cors.h"
-#include "server/fault_request.h"
+#include "server/fault_batch.h"
+#include "server/fault_facts.h"
 #include "server/operations.h"
 #include "server/reports.h"
 #include "server/unimplemented_operations.h"
@@ -254,12 +255,25 @@ asio::awaitable<HttpResponse> Service::report(const HttpRequest& request) {
   co_return response;
 }
 
-asio::awaitable<FaultPlan> Service::inject_faults(const HttpRequest& request, std::string_view operation,
-                                                  const Scope& scope) {
-  RequestFacts facts = request_facts(operation, request.body(), store_.catalog(), scope.ns(),
-                                     ArnContext{scope.region, scope.account_id}, faults_.needs_keys());
-  FaultPlan plan = faults_.evaluate(facts);
-  if (!plan.any()) co_return plan;
+FaultPlan Service::evaluate_faults(HttpRequest& request, std::string_view operation, const Scope& scope,
+                                   const OperationRules& rules, simdjson::ondemand::parser& parser,
+                                   ParsedBody& parsed) {
+  RequestFacts facts;
+  facts.operation = operation;
+  try {
+    parsed.object = json::request_object(parser, request.body(), parsed.doc);
+    facts = request_facts(operation, parsed.object,
+                          FactsContext{store_.catalog(), scope.ns(), ArnContext{scope.region, scope.account_id}},
+                          rules.needs_keys());
+    parsed.doc.rewind();
+    parsed.object = parsed.doc.get_object();
+    parsed.ready = true;
+  } catch (const ApiError&) {
+    // Not JSON: the rules see the operation alone.
+  } catch (const simdjson::simdjson_error&) {
+  }
+  FaultPlan plan = rules.evaluate(facts);
+  if (!plan.any()) return plan;
   spdlog::debug("fault rule {} fired on {} table={}{}{}{}", fmt::join(plan.fired, ","), operation,
                 facts.tables.empty() ? std::string() : facts.tables.front(),
                 plan.delay.count() != 0 ? " delay=" + std::to_string(plan.delay.count()) + "ms" : std::string(),
@@ -269,13 +283,7 @@ asio::awaitable<FaultPlan> Service::inject_faults(const HttpRequest& request, st
                 plan.close         ? " close"
                 : plan.unprocessed ? " unprocessed"
                                    : "");
-  if (plan.delay.count() != 0) {
-    asio::steady_timer timer(co_await asio::this_coro::executor, plan.delay);
-    co_await timer.async_wait(asio::use_awaitable);
-  }
-  // The connection closes without an answer, as when the service's end goes away.
-  if (plan.close) throw DropConnection{};
-  co_return plan;
+  return plan;
 }
 
 HttpResponse Service::console(const HttpRequest& request) {
@@ -368,26 +376,39 @@ asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
                        {}};
   std::optional<ApiError> failure;
   std::optional<BatchHoldback> held_back;
-  // With no fault rules, this branch is all they cost.
+  auto parser = parsers_.acquire();
+  ParsedBody parsed;
+  // With no fault rules, this branch is all they cost; with rules, a request
+  // whose operation none names costs one lookup more.
   if (faults_.active()) [[unlikely]] {
-    FaultPlan plan = co_await inject_faults(request, operation, ctx.scope);
-    if (plan.unavailable) {
-      co_return answer(request, static_cast<http::status>(kServiceUnavailableStatus),
-                       service_unavailable_body(plan.message));
-    }
-    failure = std::move(plan.error);
-    if (plan.unprocessed) {
-      held_back = hold_back(operation, request.body(), *plan.unprocessed);
-      if (held_back) request.body() = held_back->request_body;
+    if (std::shared_ptr<const OperationRules> rules = faults_.for_operation(operation)) {
+      FaultPlan plan = evaluate_faults(request, operation, ctx.scope, *rules, *parser, parsed);
+      if (plan.delay.count() != 0) {
+        asio::steady_timer timer(co_await asio::this_coro::executor, plan.delay);
+        co_await timer.async_wait(asio::use_awaitable);
+      }
+      // The connection closes without an answer, as when the service's end goes away.
+      if (plan.close) throw DropConnection{};
+      if (plan.unavailable) {
+        parsers_.release(std::move(parser));
+        co_return answer(request, static_cast<http::status>(kServiceUnavailableStatus),
+                         service_unavailable_body(plan.message));
+      }
+      failure = std::move(plan.error);
+      if (plan.unprocessed) {
+        held_back = hold_back(operation, request.body(), *plan.unprocessed);
+        if (held_back) {
+          request.body() = held_back->request_body;
+          parsed.ready = false;  // the handler reads the smaller batch
+        }
+      }
     }
   }
   std::string result;
   if (!failure) {
-    auto parser = parsers_.acquire();
     try {
-      simdjson::ondemand::document doc;
-      json::object object = json::request_object(*parser, request.body(), doc);
-      Reply reply = co_await handler(ctx, object);
+      if (!parsed.ready) parsed.object = json::request_object(*parser, request.body(), parsed.doc);
+      Reply reply = co_await handler(ctx, parsed.object);
       if (reply.ok()) {
         result = std::move(reply.value());
       } else {
@@ -401,9 +422,9 @@ asio::awaitable<HttpResponse> Service::handle(HttpRequest& request) {
       spdlog::error("{} failed: {}", operation, e.what());
       failure = ApiError::internal("Internal server error");
     }
-    parsers_.release(std::move(parser));
     if (held_back && !failure) result = add_unprocessed(operation, result, *held_back);
   }
+  parsers_.release(std::move(parser));
 
   HttpResponse response =
       failure ? error_answer(request, *failure) : answer(request, http::status::ok, std::move(result));

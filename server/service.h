@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "metering/prices.h"
+#include "protocol/json_reader.h"
 #include "server/auth.h"
 #include "server/config.h"
 #include "server/control.h"
@@ -56,9 +57,17 @@ class Service {
   HttpResponse error_answer(const HttpRequest& request, const ApiError& error);
   // GET /dynamod/metrics, /dynamod/cost, /dynamod/patterns; the control endpoints (server/control).
   asio::awaitable<HttpResponse> report(const HttpRequest& request);
-  // The fault rules that fire on a request: their delay is waited here, and a
-  // rule that closes the connection throws DropConnection.
-  asio::awaitable<FaultPlan> inject_faults(const HttpRequest& request, std::string_view operation, const Scope& scope);
+  // A request body parsed once, for the fault rules and then the handler.
+  struct ParsedBody {
+    simdjson::ondemand::document doc;
+    json::object object;
+    bool ready = false;  // `object` is the body's, read from its start
+  };
+  // The fault rules of the request's operation that fire on it (logged at
+  // debug level). Parses the body into `parsed` unless it is not JSON, which
+  // the handler's parse then answers.
+  FaultPlan evaluate_faults(HttpRequest& request, std::string_view operation, const Scope& scope,
+                            const OperationRules& rules, simdjson::ondemand::parser& parser, ParsedBody& parsed);
   // GET /dynamod/console and its files (server/console.h).
   HttpResponse console(const HttpRequest& request);
   std::string next_request_id();

@@ -1,8 +1,10 @@
 """Injected faults (docs/testing-companion.md): rules added through /dynamod/faults, --faults FILE
-and `dynamod faults`, matched by operation, table, index and key prefix, fired by times, every
+and `dynamod faults`, matched by operation, table, index and key prefix (items, batches,
+transactions, a Query's partition key equality, PartiQL's WHERE and INSERT), fired by times, every
 and probability; each error as boto3 sees it, with the SDK's retries counted; latency; partial
 batches; transaction conflicts; a closed connection; the rules' counters in the list and the
-Prometheus metrics; the control endpoints' security (--credentials, --control off).
+Prometheus metrics; the control endpoints' security (--credentials, --control off), and the
+command-line helpers signing for a strict server.
 
 dynamod-only: the real service and DynamoDB Local have no fault injection, so every test here
 runs against a dynamod it starts itself."""
@@ -271,6 +273,76 @@ def test_matches_by_index(server, client):
                        "DynamoDB is automatically scaling your index so please try again shortly.")
 
 
+def test_a_query_matches_a_key_prefix_by_its_partition_key_equality(server, client):
+    """A Query reads one partition: a rule's key prefix is matched against the value its key
+    condition gives the partition key (of the table, or of the index it reads)."""
+    name = ch.hash_table(client, AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                                       {"AttributeName": "g", "AttributeType": "S"}],
+                         GlobalSecondaryIndexes=[{"IndexName": "byg",
+                                                  "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                                                  "Projection": {"ProjectionType": "ALL"}}])
+    ch.add_fault(server.endpoint, {"operations": ["Query"], "tables": [name], "key_prefix": "hot#",
+                                   "error": "InternalServerError"})
+    with pytest.raises(client.exceptions.InternalServerError):
+        client.query(TableName=name, KeyConditionExpression="#k = :p", ExpressionAttributeNames={"#k": "pk"},
+                     ExpressionAttributeValues={":p": {"S": "hot#1"}})
+    with pytest.raises(client.exceptions.InternalServerError):
+        client.query(TableName=name, KeyConditions={"pk": {"ComparisonOperator": "EQ",
+                                                           "AttributeValueList": [{"S": "hot#2"}]}})
+    with pytest.raises(client.exceptions.InternalServerError):
+        client.query(TableName=name, IndexName="byg", KeyConditionExpression="g = :g",
+                     ExpressionAttributeValues={":g": {"S": "hot#3"}})
+    assert client.query(TableName=name, KeyConditionExpression="pk = :p",
+                        ExpressionAttributeValues={":p": {"S": "cold"}})["Count"] == 0
+    assert client.query(TableName=name, IndexName="byg", KeyConditionExpression="g = :g",
+                        ExpressionAttributeValues={":g": {"S": "cold"}})["Count"] == 0
+    # A Scan reads every partition: it never matches a rule with a key prefix.
+    ch.add_fault(server.endpoint, {"operations": ["Scan"], "tables": [name], "key_prefix": "h",
+                                   "error": "InternalServerError"})
+    client.put_item(TableName=name, Item={"pk": {"S": "hot#4"}})
+    assert client.scan(TableName=name)["Count"] == 1
+    # PartiQL names the index it reads as "table"."index".
+    ch.add_fault(server.endpoint, {"operations": ["ExecuteStatement"], "index": "byg", "key_prefix": "hot#",
+                                   "error": "InternalServerError"})
+    with pytest.raises(client.exceptions.InternalServerError):
+        client.execute_statement(Statement='SELECT * FROM "%s"."byg" WHERE g = \'hot#5\'' % name)
+    client.execute_statement(Statement='SELECT * FROM "%s"."byg" WHERE g = \'cold\'' % name)
+    client.execute_statement(Statement='SELECT * FROM "%s" WHERE pk = \'hot#5\'' % name)
+
+
+def test_partiql_statements_match_tables_and_key_prefixes(server, client, tbl):
+    """PartiQL names its table in the statement: rules' tables match it, and a key prefix matches
+    the partition key its WHERE fixes with = (a literal or a parameter) or its INSERT's item."""
+    other = ch.hash_table(client)
+    by_table = ch.add_fault(server.endpoint, {"operations": ["ExecuteStatement"], "tables": [other],
+                                              "error": "RequestLimitExceeded"})
+    with pytest.raises(client.exceptions.RequestLimitExceeded):
+        client.execute_statement(Statement='SELECT * FROM "%s"' % other)
+    client.execute_statement(Statement='SELECT * FROM "%s" WHERE pk = \'x\'' % tbl)
+    ch.ok(server.endpoint, "DELETE", "faults/" + by_table)
+
+    ch.add_fault(server.endpoint, {"operations": ["ExecuteStatement", "ExecuteTransaction"], "tables": [tbl],
+                                   "key_prefix": "hot#", "error": "TransactionCanceledException"})
+    with pytest.raises(client.exceptions.TransactionCanceledException):
+        client.execute_statement(Statement='SELECT * FROM "%s" WHERE pk = ?' % tbl,
+                                 Parameters=[{"S": "hot#1"}])
+    with pytest.raises(client.exceptions.TransactionCanceledException):
+        client.execute_statement(Statement="UPDATE \"%s\" SET v = 1 WHERE pk = 'hot#2'" % tbl)
+    with pytest.raises(client.exceptions.TransactionCanceledException):
+        client.execute_statement(Statement="INSERT INTO \"%s\" VALUE {'pk': 'hot#3'}" % tbl)
+    client.execute_statement(Statement='SELECT * FROM "%s" WHERE pk = ?' % tbl, Parameters=[{"S": "cold"}])
+    client.execute_statement(Statement="INSERT INTO \"%s\" VALUE {'pk': 'pql-cold'}" % tbl)
+    # A transaction's reasons name each statement; conflict_item (0 unless given) is the conflicting one.
+    with pytest.raises(client.exceptions.TransactionCanceledException) as e:
+        client.execute_transaction(TransactStatements=[
+            {"Statement": "UPDATE \"%s\" SET v = 1 WHERE pk = 'pql-cold'" % tbl},
+            {"Statement": "DELETE FROM \"%s\" WHERE pk = ?" % tbl, "Parameters": [{"S": "hot#4"}]}])
+    assert [r["Code"] for r in e.value.response["CancellationReasons"]] == ["TransactionConflict", "None"]
+    # Scanning with PartiQL fixes no key.
+    client.execute_statement(Statement='SELECT * FROM "%s"' % tbl)
+    assert client.get_item(TableName=tbl, Key={"pk": {"S": "pql-cold"}})["Item"]
+
+
 def test_every_nth_match(server, client, tbl):
     rule = ch.add_fault(server.endpoint, {"operations": ["GetItem"], "tables": [tbl], "every": 3,
                                           "error": "InternalServerError"})
@@ -327,21 +399,42 @@ def test_a_list_of_rules_at_once(server):
     assert list(ch.rules_by_id(server.endpoint)) == answer["ids"]
 
 
-@pytest.mark.parametrize("rule,words", [
-    ({"error": "NoSuchError"}, "error 'NoSuchError' is not one of InternalServerError, ServiceUnavailable"),
+@pytest.mark.parametrize("rule,reason", [
+    ({"error": "NoSuchError"},
+     "error 'NoSuchError' is not one of InternalServerError, ServiceUnavailable, ThrottlingException, "
+     "ProvisionedThroughputExceededException, RequestLimitExceeded, TransactionConflictException, "
+     "TransactionCanceledException, ItemCollectionSizeLimitExceededException"),
     ({"operations": ["GetItem"]}, "a rule needs error, latency_ms, unprocessed or close"),
     ({"error": "InternalServerError", "close": True}, "give one of error, unprocessed, close"),
-    ({"unprocessed": 1, "operations": ["GetItem"]}, "unprocessed applies to BatchWriteItem and BatchGetItem only"),
+    ({"unprocessed": 1, "operations": ["GetItem"]},
+     "unprocessed applies to BatchWriteItem and BatchGetItem only, not GetItem"),
     ({"probability": 0, "close": True}, "probability must be above 0 and at most 1"),
     ({"times": 0, "close": True}, "times must be a positive integer"),
     ({"latency_ms": [5, 1]}, "latency_ms: max is below min"),
-    ({"colour": "red", "close": True}, "unknown member 'colour'"),
+    ({"latency_ms": "5"}, "latency_ms must be a number of milliseconds or a [min, max] pair"),
+    ({"colour": "red", "close": True},
+     "unknown member 'colour' (members: operations, tables, index, key_prefix, probability, every, times, seed, "
+     "latency_ms, error, message, conflict_item, unprocessed, close)"),
+    # A misspelt operation would never match: it is refused instead.
+    ({"operations": ["GetItems"], "close": True}, "operation 'GetItems' is not one of dynamod's operations"),
+    ({"operations": [["GetItem"]], "close": True}, "operations must be a list of strings"),
+    ({"tables": {"t": 1}, "close": True}, "tables must be a list of strings"),
+    ({"key_prefix": 1, "close": True}, "key_prefix must be a string"),
+    (["not", "rules"], "a rule is a JSON object"),
 ])
-def test_invalid_rules_are_refused_with_the_reason(server, rule, words):
+def test_invalid_rules_are_refused_with_the_reason(server, rule, reason):
     status, answer = ch.control(server.endpoint, "POST", "faults", rule)
-    assert status == 400
-    assert answer["__type"] == "com.amazon.coral.validate#ValidationException"
-    assert answer["message"].startswith("Invalid fault rule: ") and words in answer["message"]
+    assert (status, answer) == (400, {"__type": "com.amazon.coral.validate#ValidationException",
+                                      "message": "Invalid fault rule: " + reason})
+    assert ch.ok(server.endpoint, "GET", "faults") == {"rules": []}
+
+
+def test_a_body_that_is_not_json_is_refused(server):
+    resp = h.raw_request(server.endpoint, None, b'{"close": tr', method="POST", path="/dynamod/faults",
+                         sign=False, content_type="application/json")
+    assert resp.status == 400
+    assert json.loads(resp.body) == {"__type": "com.amazon.coral.validate#ValidationException",
+                                     "message": "Invalid fault rule: not JSON"}
 
 
 def test_fired_faults_are_counted_in_the_metrics(server, client, tbl):
@@ -468,3 +561,41 @@ def test_curl_aws_sigv4_calls_a_strict_server(launch_dynamod, tmp_path):
                            "AKIDCURL:wrong", server.endpoint + "/dynamod/reset"],
                           capture_output=True, text=True, timeout=30)
     assert json.loads(done.stdout)["__type"] == "com.amazon.coral.service#InvalidSignatureException"
+
+
+def test_the_command_line_helpers_sign_for_a_strict_server(dynamod_bin, launch_dynamod, tmp_path):
+    """`dynamod faults` and `dynamod cost --reset` sign with the AWS_* variables, as a server run
+    with --credentials requires for changes (and say what the server answered without them)."""
+    import os
+    creds = tmp_path / "creds"
+    creds.write_text("AKIDCLI secretcli\nAKIDTOKEN secrettoken thetoken\n")
+    server = launch_dynamod(["--credentials", str(creds)], in_memory=True)
+    plain = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+
+    def cli(*args, **env):
+        return subprocess.run([dynamod_bin, *args, "--endpoint", server.endpoint], capture_output=True, text=True,
+                              timeout=30, env={**plain, **env})
+
+    signed = {"AWS_ACCESS_KEY_ID": "AKIDCLI", "AWS_SECRET_ACCESS_KEY": "secretcli"}
+    rule = json.dumps({"operations": ["GetItem"], "latency_ms": 1})
+    done = cli("faults", "add", rule)
+    assert done.returncode == 1 and "MissingAuthenticationTokenException" in done.stderr, done.stderr
+    done = cli("faults", "add", rule, AWS_ACCESS_KEY_ID="AKIDCLI", AWS_SECRET_ACCESS_KEY="wrong")
+    assert done.returncode == 1 and "InvalidSignatureException" in done.stderr, done.stderr
+    done = cli("faults", "add", rule, **signed, AWS_REGION="eu-west-1")
+    assert done.returncode == 0, done.stderr
+    ident = json.loads(done.stdout)["id"]
+    assert cli("faults", "list", **signed).stdout.startswith(ident + "  fired 0 of 0 matches")
+    assert cli("faults", "delete", ident, **signed).returncode == 0
+    # A session token is signed too, and must be the listed one.
+    done = cli("faults", "clear", AWS_ACCESS_KEY_ID="AKIDTOKEN", AWS_SECRET_ACCESS_KEY="secrettoken")
+    assert done.returncode == 1 and "UnrecognizedClientException" in done.stderr, done.stderr
+    done = cli("faults", "clear", AWS_ACCESS_KEY_ID="AKIDTOKEN", AWS_SECRET_ACCESS_KEY="secrettoken",
+               AWS_SESSION_TOKEN="thetoken")
+    assert (done.returncode, done.stdout) == (0, "cleared\n"), done.stderr
+    assert ch.ok(server.endpoint, "GET", "faults") == {"rules": []}
+
+    done = cli("cost", "--json", "--reset")
+    assert done.returncode == 1 and "POST /dynamod/cost/reset answered 400" in done.stderr, done.stderr
+    done = cli("cost", "--json", "--reset", **signed)
+    assert done.returncode == 0 and done.stdout.endswith("ledger reset\n"), done.stderr
