@@ -49,7 +49,9 @@ std::optional<Entry> entry_for(const TableSchema& table, const VectorIndexSchema
   std::memcpy(entry.value.data(), vector->data(), entry.value.size());
   entry.value +=
       items::encode(projected, static_cast<std::uint32_t>(size), key_image, items::key_names(table.key), names);
-  entry.bytes = vector->size() * sizeof(float) + size;
+  // Billed as the service bills it (tier2 vectorSearch/consumedCapacity.test.ts, the 2026-08-18
+  // capture): the projected entry's item size with the vector as its name plus 4 bytes a dimension.
+  entry.bytes = size - metering::value_size(*item.find(index.attribute)) + vector->size() * sizeof(float);
   return entry;
 }
 

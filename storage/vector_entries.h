@@ -25,7 +25,8 @@ struct Entry {
   std::string stored_key;
   std::string value;
   // What the index keeps of the item, for VectorWriteRequestBytes and the
-  // index's size: the f32 vector plus the projected attributes' metered size.
+  // index's size: the projected attributes' item size, the vector counted as
+  // its name plus 4 bytes per dimension (the service's billing, measured).
   std::uint64_t bytes = 0;
 };
 
