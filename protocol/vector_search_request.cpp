@@ -134,7 +134,10 @@ SearchVectorsRequest decode_search_vectors(json::object body) {
 
 VectorSearchSpec validate_search_vectors(const SearchVectorsRequest& r, const TableSchema& table) {
   const VectorIndexSchema* index = table.find_vector_index(*r.index_name);
-  if (index == nullptr || index->status == IndexStatus::Deleting) {
+  // An index added by UpdateTable is not there for searches until its backfill starts, then
+  // refused as backfilling (tier2 vectorSearch/updateLifecycle.test.ts, measured 2026-08-11).
+  if (index == nullptr || index->status == IndexStatus::Deleting ||
+      (index->status == IndexStatus::Creating && !index->backfilling)) {
     throw ApiError::validation("The table does not have the specified index: " + *r.index_name);
   }
   if (index->status == IndexStatus::Creating) {

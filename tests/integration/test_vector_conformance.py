@@ -229,3 +229,36 @@ def test_search_capacity_shape(capacity_table, dynamodb_raw):
     assert list(total) == ["VectorSearchRequestBytes"] and total["VectorSearchRequestBytes"] > 0
     assert answers["INDEXES"]["ConsumedCapacity"] == total
     assert "ConsumedCapacity" not in answers["NONE"]
+
+
+# ---------------------------------------------------------------- UpdateTable lifecycle
+# tier2/vectorSearch/updateLifecycle.test.ts (the phases themselves: tests/unit/protocol/
+# vector_index_phases_test.cpp, since a dynamod backfill is over in a fraction of a second).
+
+
+def test_a_table_adding_a_vector_index_is_not_deleted_and_the_build_can_be_cancelled(vtable, dynamodb,
+                                                                                    dynamodb_raw):
+    name = vtable([v.vector_index(name="first")])
+    for batch in range(200):  # enough items that the backfill takes several writer jobs
+        dynamodb.batch_write_item(RequestItems={name: [
+            {"PutRequest": {"Item": {"pk": {"S": "b%03d-%02d" % (batch, i)}, "emb": v.vector(1, i, 2)}}}
+            for i in range(25)]})
+    answer = v.ok(dynamodb_raw("UpdateTable", {"TableName": name, "VectorIndexUpdates": [
+        {"Create": v.vector_index(name="second")}]}))
+    assert answer["TableDescription"]["TableStatus"] == "UPDATING"
+    v.check(dynamodb_raw("DeleteTable", {"TableName": name}), "ResourceInUseException",
+            "Attempt to change a resource which is still in use: Cannot delete table while indexes are being "
+            "created, updated, or deleted.")
+    # A Delete of the index being built cancels it once its backfill runs; before that it is
+    # refused for its phase (a window of a writer job here).
+    while True:
+        got = dynamodb_raw("UpdateTable", {"TableName": name, "VectorIndexUpdates": [
+            {"Delete": {"IndexName": "second"}}]})
+        if got.status == 200:
+            break
+        v.check(got, "ResourceInUseException",
+                "Attempt to change a resource which is still in use: Index creation is in resource allocation phase. "
+                "Retry deletion during backfilling phase or when the index is active. Table: %s Index: second" % name)
+    v.wait_vector_index_gone(dynamodb_raw, name, "second")
+    assert [i["IndexName"] for i in v.describe_vector_indexes(dynamodb_raw, name)] == ["first"]
+    v.ok(dynamodb_raw("DeleteTable", {"TableName": name}))
