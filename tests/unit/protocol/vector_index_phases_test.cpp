@@ -15,17 +15,15 @@
 namespace dynamod {
 namespace {
 
+// Only what a Delete and a search of the index look at.
 TableSchema table_adding_an_index(bool backfilling) {
-  TableSchema s;
-  s.name = "t";
-  s.key.partition = {"pk", ScalarType::S};
-  s.billing_mode = BillingMode::PayPerRequest;
   VectorIndexSchema index;
   index.name = "vix";
-  index.attribute = "emb";
   index.dimensions = 2;
   index.status = IndexStatus::Creating;
   index.backfilling = backfilling;
+  TableSchema s;
+  s.name = "t";
   s.vector_indexes.push_back(index);
   return s;
 }
