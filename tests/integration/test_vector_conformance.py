@@ -262,3 +262,45 @@ def test_a_table_adding_a_vector_index_is_not_deleted_and_the_build_can_be_cance
     v.wait_vector_index_gone(dynamodb_raw, name, "second")
     assert [i["IndexName"] for i in v.describe_vector_indexes(dynamodb_raw, name)] == ["first"]
     v.ok(dynamodb_raw("DeleteTable", {"TableName": name}))
+
+
+# ---------------------------------------------------------------- the base item's size
+# tier2/vectorSearch/consumedCapacity.test.ts (captured 2026-10-09): a write bills an attribute
+# a vector index reads as its name plus 4 bytes per dimension; a read and the 400 KB limit size it
+# by the numbers it holds. 38-digit integers (20 bytes each as numbers) tell the two apart.
+
+WIDE = "12345678901234567890123456789012345678"
+WIDE_BYTES = 20  # 1 + 19 digit pairs (dynamo_helpers.number_size rounds to 28 digits)
+
+
+def wide_item(target, key, attribute, dims, vector_bytes):
+    """An item of `target` bytes when its vector counts `vector_bytes`: key, vector and padding."""
+    fixed = len("pk") + len(key) + len(attribute) + vector_bytes + len("pad")
+    return {"pk": {"S": key}, attribute: {"L": [{"N": WIDE}] * dims}, "pad": {"S": "x" * (target - fixed)}}
+
+
+def stored_vector_bytes(dims):
+    return 3 + dims * (1 + WIDE_BYTES)
+
+
+def test_a_write_bills_the_vector_at_four_bytes_a_dimension(capacity_table, dynamodb_raw):
+    for attribute, dims in (("embedding", 3), ("sixdimvec", 6)):
+        for target, units in ((1024, 1), (1025, 2)):
+            item = wide_item(target, "%s%d" % ("ab"[units - 1], dims), attribute, dims, 4 * dims)
+            consumed = vector_bytes(dynamodb_raw, capacity_table, item, "TOTAL")
+            assert consumed["CapacityUnits"] == units, (attribute, target)
+
+
+def test_a_read_and_the_size_limit_count_the_vector_numbers(capacity_table, dynamodb_raw):
+    item = wide_item(4096, "r6", "sixdimvec", 6, 4 * 6)
+    assert 4096 < 4096 - 4 * 6 + stored_vector_bytes(6) <= 8192  # only the numbers pass 4 KB
+    v.ok(dynamodb_raw("PutItem", {"TableName": capacity_table, "Item": item}))
+    read = v.ok(dynamodb_raw("GetItem", {"TableName": capacity_table, "Key": {"pk": item["pk"]}, "ConsistentRead": True,
+                                         "ReturnConsumedCapacity": "TOTAL"}))
+    assert read["ConsumedCapacity"]["CapacityUnits"] == 2
+    limit = 400 * 1024
+    v.ok(dynamodb_raw("PutItem", {"TableName": capacity_table,
+                                  "Item": wide_item(limit, "g0", "sixdimvec", 6, stored_vector_bytes(6))}))
+    v.check(dynamodb_raw("PutItem", {"TableName": capacity_table,
+                                     "Item": wide_item(limit + 1, "g1", "sixdimvec", 6, stored_vector_bytes(6))}),
+            "ValidationException", "Item size has exceeded the maximum allowed size")
