@@ -9,6 +9,8 @@ enum class ReadMode : std::uint8_t { Eventual, Strong, Transactional };
 
 inline constexpr std::uint64_t kReadUnitBytes = 4096;
 inline constexpr std::uint64_t kWriteUnitBytes = 1024;
+// The least VectorWriteRequestBytes a write reports for one vector index (measured on the service).
+inline constexpr std::uint64_t kVectorWriteFloorBytes = 1024;
 
 // Read units for `bytes` read in one rounding (one item, or one Query/Scan page).
 // Reading nothing still costs one unit (0.5 when eventually consistent).

@@ -8,8 +8,11 @@
 namespace dynamod {
 namespace {
 
-constexpr std::string_view kOnDemandOnly =
-    "Vector indexes are supported only on tables that use PAY_PER_REQUEST billing mode";  // dynamod's wording
+// The service's texts (tier3 vectorIndexes.test.ts, measured in eu-west-2 on 2026-08-11), each
+// after "One or more parameter values were invalid: ".
+constexpr std::string_view kOnDemandOnly = "Vector indexes are only supported for PAY_PER_REQUEST tables";
+// A refused vector in a write begins so: a full stop, not the usual colon.
+constexpr std::string_view kInvalidWrite = "One or more parameter values were invalid. ";
 constexpr std::string_view kOneIndexAtATime =
     "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table";
 
@@ -202,8 +205,8 @@ VectorIndexSchema validate_vector_index(const RawVectorIndex& raw, const TableSc
   index.distance = parse_distance(*raw.distance_function);
   if (table.billing_mode != BillingMode::PayPerRequest) throw ApiError::invalid_parameter(kOnDemandOnly);
   if (index.dimensions > kMaxVectorDimensions) {
-    throw ApiError::invalid_parameter("Dimensions must be between 1 and " + std::to_string(kMaxVectorDimensions) +
-                                      " for vector index: " + index.name);  // dynamod's wording
+    throw ApiError::invalid_parameter("Number of dimensions must be between 1 and " +
+                                      std::to_string(kMaxVectorDimensions) + " inclusive.");
   }
   if (table.key.includes(index.attribute)) {
     throw ApiError::invalid_parameter("The vector attribute of vector index " + index.name +
@@ -212,8 +215,9 @@ VectorIndexSchema validate_vector_index(const RawVectorIndex& raw, const TableSc
   if (const VectorIndexSchema* other = index_on_attribute(table, index.attribute);
       other && other->dimensions != index.dimensions) {
     // "If multiple vector indexes reference the same attribute, they must all use the same number of dimensions."
-    throw ApiError::invalid_parameter("Vector indexes " + other->name + " and " + index.name + " reference attribute " +
-                                      index.attribute + " with different Dimensions");  // dynamod's wording
+    throw ApiError::invalid_parameter("Conflicting attribute definition for '" + index.attribute +
+                                      "'. All VectorIndexes on the same vector attribute must use the same "
+                                      "dimensions.");
   }
   bool has_hash = false;
   if (raw.search_schema) {
@@ -225,7 +229,7 @@ VectorIndexSchema validate_vector_index(const RawVectorIndex& raw, const TableSc
       auto defined = std::find_if(definitions.begin(), definitions.end(),
                                   [&](const AttributeDefinition& a) { return a.name == element.name; });
       if (defined == definitions.end()) {
-        throw ApiError::validation("One element in SearchSchema is not defined in attribute definitions");
+        throw ApiError::invalid_parameter("One element in SearchSchema is not defined in attribute definitions");
       }
       element.type = defined->type;
       if (element.role == SearchSchemaRole::Hash) {
@@ -351,13 +355,29 @@ VectorIndexChange validate_vector_index_updates(const std::vector<RawVectorIndex
           "but not both");  // dynamod's wording
     }
   }
-  // One index operation at a time per table, GSIs included; and one per request.
+  // One index operation at a time per table, GSIs included; and one per request. A Delete of
+  // the vector index being created is the exception: it cancels the build once it backfills,
+  // and before that is refused for its phase (tier2 vectorSearch/updateLifecycle.test.ts,
+  // measured in eu-west-2 on 2026-08-23).
+  const RawVectorIndexUpdate& u = updates.front();
+  const VectorIndexSchema* cancelled = nullptr;
+  if (updates.size() == 1 && u.has_delete) {
+    const VectorIndexSchema* named = table.find_vector_index(*u.delete_name);
+    if (named != nullptr && named->status == IndexStatus::Creating) cancelled = named;
+  }
   bool in_progress = updates.size() > 1;
   for (const auto& i : table.global_indexes) in_progress = in_progress || i.status != IndexStatus::Active;
-  for (const auto& i : table.vector_indexes) in_progress = in_progress || i.status != IndexStatus::Active;
+  for (const auto& i : table.vector_indexes) {
+    in_progress = in_progress || (i.status != IndexStatus::Active && &i != cancelled);
+  }
   if (in_progress) throw ApiError::limit_exceeded(std::string(kOneIndexAtATime));
+  if (cancelled != nullptr && !cancelled->backfilling) {
+    throw ApiError::resource_in_use(
+        "Attempt to change a resource which is still in use: Index creation is in resource allocation phase. "
+        "Retry deletion during backfilling phase or when the index is active. Table: " +
+        table.name + " Index: " + cancelled->name);
+  }
 
-  const RawVectorIndexUpdate& u = updates.front();
   if (u.has_delete) {
     if (table.find_vector_index(*u.delete_name) == nullptr) {
       // The GSI's message (index_updates.cpp); the guide gives none for a vector index.
@@ -481,27 +501,30 @@ std::optional<std::vector<float>> item_vector(const VectorIndexSchema& index, co
     }
     if (e.role == SearchSchemaRole::Hash && (v->type() == AttributeType::S || v->type() == AttributeType::B) &&
         (v->type() == AttributeType::S ? v->as_string().empty() : v->as_binary().empty())) {
-      throw ApiError::invalid_parameter(
-          "One or more parameter values are not valid. The AttributeValue for a key "
-          "attribute cannot contain an empty " +
+      // The service's text (tier3 vectorWrites.test.ts, measured 2026-08-11), with no further prefix.
+      throw ApiError::validation(
+          "One or more parameter values are not valid. A value specified for a secondary index key is not "
+          "supported. The AttributeValue for a key attribute cannot contain an empty " +
           std::string(v->type() == AttributeType::S ? "string" : "binary") + " value. IndexName: " + index.name +
           ", IndexKey: " + e.name);
     }
   }
   const AttributeValue* vector = item.find(index.attribute);
   if (vector == nullptr) return std::nullopt;
-  // Vectors are lists of numbers (developer guide: "Invalid type for parameter", naming the element).
+  // Vectors are lists of numbers. The three refusals below are the service's texts (tier3
+  // vectorWrites.test.ts, measured in eu-west-2 on 2026-08-11), spacing and stops as measured.
   if (vector->type() != AttributeType::L) {
-    throw ApiError::validation("Invalid type for parameter " + index.attribute +
-                               ", value type: " + std::string(type_name(vector->type())) + ", valid types: L of N");
+    throw ApiError::validation(std::string(kInvalidWrite) + "Invalid type for parameter " + index.attribute +
+                               ", Expected: 32-bit floating point number list IndexName: " + index.name);
   }
   const auto& list = vector->as_list().values;
   std::vector<float> out;
   out.reserve(list.size());
   for (std::size_t i = 0; i < list.size(); ++i) {
     if (list[i].type() != AttributeType::N) {
-      throw ApiError::validation("Invalid type for parameter " + index.attribute + "[" + std::to_string(i) +
-                                 "], value type: " + std::string(type_name(list[i].type())) + ", valid types: N");
+      throw ApiError::validation(std::string(kInvalidWrite) + "Invalid type for parameter " + index.attribute + "[" +
+                                 std::to_string(i) + "], Expected: 32-bit floating point number, Actual: " +
+                                 std::string(type_name(list[i].type())) + ". IndexName: " + index.name);
     }
     double d = std::strtod(list[i].as_number().to_string().c_str(), nullptr);
     if (!std::isfinite(d) || std::fabs(d) > std::numeric_limits<float>::max()) {
@@ -511,9 +534,9 @@ std::optional<std::vector<float>> item_vector(const VectorIndexSchema& index, co
     out.push_back(static_cast<float>(d));
   }
   if (static_cast<std::int64_t>(out.size()) != index.dimensions) {
-    throw ApiError::validation("Vector dimension mismatch for attribute " + index.attribute + ": expected " +
-                               std::to_string(index.dimensions) + " dimensions, got " + std::to_string(out.size()) +
-                               ". IndexName: " + index.name);  // dynamod's wording
+    throw ApiError::validation(std::string(kInvalidWrite) + "Invalid size for parameter " + index.attribute +
+                               ", Expected: " + std::to_string(index.dimensions) +
+                               ", Actual: " + std::to_string(out.size()) + " IndexName: " + index.name);
   }
   if (const SearchSchemaElement* hash = index.hash(); hash && item.find(hash->name) == nullptr) return std::nullopt;
   return out;

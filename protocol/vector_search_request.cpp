@@ -15,7 +15,14 @@ namespace {
 
 constexpr std::string_view kHashRequired =
     "SearchConditionExpression must be provided when SearchSchema has a HASH key";
-constexpr std::string_view kInvalidComparator = "Invalid comparator used in SearchConditionExpression";
+// The service prefixes the guide's sentence (tier3 searchVectors.test.ts, measured 2026-08-11).
+constexpr std::string_view kInvalidComparator =
+    "Invalid SearchConditionExpression: Invalid comparator used in SearchConditionExpression";
+// The service's answer to any search vector value that is not a number (tier3 searchVectors.test.ts);
+// dynamod gives it too for a number beyond f32's range, which was not measured.
+constexpr std::string_view kInvalidSearchVector =
+    "Search vector contains invalid values. All values in the search vector must be a 32-bit floating-point "
+    "number attribute";
 
 // The attribute and value of `attribute = :value` (either way round), or throws.
 std::pair<std::string, AttributeValue> equality(const expr::Comparison& c) {
@@ -52,20 +59,16 @@ std::vector<float> query_vector(const std::vector<AttributeValue>& raw, const Ve
   std::vector<float> out;
   out.reserve(raw.size());
   for (std::size_t i = 0; i < raw.size(); ++i) {
-    if (raw[i].type() != AttributeType::N) {
-      throw ApiError::validation("Invalid type for parameter SearchVector[" + std::to_string(i) + "], value type: " +
-                                 std::string(type_name(raw[i].type())) + ", valid types: N");  // dynamod's wording
-    }
+    if (raw[i].type() != AttributeType::N) throw ApiError::validation(std::string(kInvalidSearchVector));
     double d = std::strtod(raw[i].as_number().to_string().c_str(), nullptr);
     if (!std::isfinite(d) || std::fabs(d) > std::numeric_limits<float>::max()) {
-      throw ApiError::validation("SearchVector[" + std::to_string(i) +
-                                 "] does not fit 32-bit IEEE-754 floating point");  // dynamod's wording
+      throw ApiError::validation(std::string(kInvalidSearchVector));
     }
     out.push_back(static_cast<float>(d));
   }
   if (static_cast<std::int64_t>(out.size()) != index.dimensions) {
-    throw ApiError::validation("SearchVector has " + std::to_string(out.size()) + " dimensions, but vector index " +
-                               index.name + " has " + std::to_string(index.dimensions));  // dynamod's wording
+    throw ApiError::validation("Input search vector dimension " + std::to_string(out.size()) +
+                               " does not match vector index dimension " + std::to_string(index.dimensions));
   }
   return out;
 }
@@ -113,15 +116,28 @@ SearchVectorsRequest decode_search_vectors(json::object body) {
     errors.add(*r.index_name, "indexName", "Member must have length less than or equal to 255");
   }
   if (!r.search_vector) errors.add_null("searchVector", "Member must not be null");
-  if (!r.top_k) errors.add_null("topK", "Member must not be null");
+  // The request model knows only the lower bound; the upper one is the service's own check,
+  // which names the value (validation.test.ts and tier3 searchVectors.test.ts, measured 2026-08-11).
+  if (!r.top_k) {
+    errors.add_null("topK", "Member must not be null");
+  } else if (*r.top_k < 1) {
+    errors.add(std::to_string(*r.top_k), "topK", "Member must have value greater than or equal to 1");
+  }
   errors.throw_if_any();
-  if (*r.top_k < 1 || *r.top_k > kMaxTopK) throw ApiError::validation("Provided TopK value is out of valid range");
+  if (*r.top_k > kMaxTopK) {
+    throw ApiError::validation("Provided TopK value '" + std::to_string(*r.top_k) +
+                               "' is out of valid range. The value must be between 1 and " + std::to_string(kMaxTopK) +
+                               " inclusive");
+  }
   return r;
 }
 
 VectorSearchSpec validate_search_vectors(const SearchVectorsRequest& r, const TableSchema& table) {
   const VectorIndexSchema* index = table.find_vector_index(*r.index_name);
-  if (index == nullptr || index->status == IndexStatus::Deleting) {
+  // An index added by UpdateTable is not there for searches until its backfill starts, then
+  // refused as backfilling (tier2 vectorSearch/updateLifecycle.test.ts, measured 2026-08-11).
+  if (index == nullptr || index->status == IndexStatus::Deleting ||
+      (index->status == IndexStatus::Creating && !index->backfilling)) {
     throw ApiError::validation("The table does not have the specified index: " + *r.index_name);
   }
   if (index->status == IndexStatus::Creating) {
@@ -161,10 +177,11 @@ VectorSearchSpec validate_search_vectors(const SearchVectorsRequest& r, const Ta
       if (e.name == name) element = &e;
     }
     if (element == nullptr) {
+      // The service's grammar, as measured (tier3 searchVectors.test.ts).
       throw ApiError::validation(
-          "SearchConditionExpression may reference only attributes of the SearchSchema of "
-          "vector index " +
-          index->name + "; not: " + name);  // dynamod's wording
+          "SearchConditionExpression must not contain any attributes that is not in SearchSchema. Invalid "
+          "attribute: " +
+          name);
     }
     if (value.type() != to_attribute_type(element->type)) {
       throw ApiError::validation("Type mismatch in SearchConditionExpression for " + name +

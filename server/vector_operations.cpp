@@ -2,6 +2,8 @@
 // (protocol/vector_search_request, storage/vector_search).
 
 #include <array>
+#include <charconv>
+#include <cstdlib>
 #include <utility>
 
 #include "metering/access_pattern.h"
@@ -23,12 +25,30 @@ namespace {
 
 using boost::asio::awaitable;
 
+// The index's f32 copy of a vector, each number the shortest decimal naming its
+// float: a search hands back that copy, not the item's text (tier2
+// vectorSearch/search.test.ts, measured 2026-08-11: 16777217 comes back 16777216).
+AttributeValue f32_copy(const AttributeValue& vector) {
+  List out;
+  for (const auto& n : vector.as_list().values) {
+    auto f = static_cast<float>(std::strtod(n.as_number().to_string().c_str(), nullptr));
+    std::array<char, 32> text{};
+    auto end = std::to_chars(text.data(), text.data() + text.size(), f).ptr;
+    out.values.push_back(AttributeValue::number(*Number::parse(std::string_view(text.data(), end)).number));
+  }
+  return AttributeValue::list(std::move(out));
+}
+
 // What a result holds: the requested paths, or every projected attribute but
 // the vector ("the results from SearchVectors don't include the vector attribute").
 Item result_item(const VectorSearchSpec& spec, Item projected) {
-  if (spec.projection) return expr::project(projected, *spec.projection);
-  projected.erase(spec.index->attribute);
-  return projected;
+  if (!spec.projection) {
+    projected.erase(spec.index->attribute);
+    return projected;
+  }
+  // Entries hold only well-formed vectors (a list of numbers within f32's range).
+  if (AttributeValue* vector = projected.find(spec.index->attribute)) *vector = f32_copy(*vector);
+  return expr::project(projected, *spec.projection);
 }
 
 // VectorSearchRequestBytes, dynamod's model of the documented rule ("scales with

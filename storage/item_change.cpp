@@ -1,5 +1,6 @@
 #include "storage/item_change.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "metering/capacity.h"
@@ -184,10 +185,13 @@ void ItemChange::add_index_capacity(ConsumedCapacity& consumed, bool transaction
     consumed.index(w.index->name, w.global).write_units += units;
   }
   // VectorWriteRequestBytes: what is replicated to the index, the new entry
-  // (or, for a removal, the old one); a write that leaves the entry as it was costs none.
+  // (or, for a removal, the old one: dynamod's guess), at least 1,024 bytes an
+  // index; a write that leaves the entry as it was costs none (the service,
+  // tier2 vectorSearch/consumedCapacity.test.ts, measured 2026-08-18).
   for (const VectorWrite& w : vector_writes_) {
+    std::uint64_t bytes = w.new_entry ? w.new_entry->bytes : w.old_entry->bytes;
     consumed.vector_index(w.index->name).write_bytes +=
-        static_cast<double>(w.new_entry ? w.new_entry->bytes : w.old_entry->bytes);
+        static_cast<double>(std::max(bytes, metering::kVectorWriteFloorBytes));
   }
 }
 

@@ -18,6 +18,7 @@
 #include "storage/item_change.h"
 #include "storage/item_codec.h"
 #include "storage/key_codec.h"
+#include "storage/vector_entries.h"
 
 namespace dynamod::ops {
 namespace {
@@ -90,6 +91,12 @@ bool check_condition(const PreparedWrite& w, const OldItem& old, WriteItemResult
 bool has_indexes(const Table& table) {
   return !table.schema.global_indexes.empty() || !table.schema.local_indexes.empty() ||
          !table.schema.vector_indexes.empty() || (table.schema.stream && table.schema.stream->enabled);
+}
+
+// The size a write of `item` is billed at (`size` when the item was not decoded: a table with
+// no index keeps none, and so has no vector index either).
+std::uint64_t billed(const Table& table, const Item* item, std::uint64_t size) {
+  return item != nullptr ? vectors::billed_write_size(table.schema, *item, size) : size;
 }
 
 PlannedWrite start_plan(WriteContext& ctx, const PreparedWrite& w) {
@@ -223,7 +230,10 @@ PlannedWrite plan_put_item(WriteContext& ctx, const PreparedPut& put, Collection
   PlannedWrite planned = start_plan(ctx, w);
   WriteItemResult& result = planned.result;
   OldItem old(ctx, w.location, !w.condition.empty() || has_indexes(*planned.table));
-  result.consumed.table_write_units = metering::write_units(std::max(old.size, put.size), transactional);
+  const Table& table = *planned.table;
+  result.consumed.table_write_units = metering::write_units(
+      std::max(billed(table, old.get(), old.size), billed(table, put.item ? &*put.item : nullptr, put.size)),
+      transactional);
   if (!check_condition(w, old, result)) return planned;
   if (w.return_values == ReturnValues::AllOld && old.exists()) result.attributes_json = old.json();
   plan_change(ctx, planned, w, old, put.item, put.record, put.size, sizes);
@@ -236,7 +246,7 @@ PlannedWrite plan_delete_item(WriteContext& ctx, const PreparedDelete& del, Coll
   PlannedWrite planned = start_plan(ctx, w);
   WriteItemResult& result = planned.result;
   OldItem old(ctx, w.location, !w.condition.empty() || has_indexes(*planned.table));
-  result.consumed.table_write_units = metering::write_units(old.size, transactional);
+  result.consumed.table_write_units = metering::write_units(billed(*planned.table, old.get(), old.size), transactional);
   if (!check_condition(w, old, result)) return planned;
   if (!old.exists()) return planned;
   if (w.return_values == ReturnValues::AllOld) result.attributes_json = old.json();
@@ -251,7 +261,7 @@ PlannedWrite plan_update_item(WriteContext& ctx, const PreparedUpdate& update, C
   WriteItemResult& result = planned.result;
   const Table& table = *planned.table;
   OldItem old(ctx, w.location, true);
-  result.consumed.table_write_units = metering::write_units(old.size, transactional);
+  result.consumed.table_write_units = metering::write_units(billed(table, old.get(), old.size), transactional);
   if (!check_condition(w, old, result)) return planned;
 
   const expr::UpdateActions& actions = update.actions;
@@ -279,7 +289,8 @@ PlannedWrite plan_update_item(WriteContext& ctx, const PreparedUpdate& update, C
   if (size > kMaxItemSize || (update.measure_written && metering::update_written_size(actions, item) > kMaxItemSize)) {
     throw ApiError::validation(kUpdateTooLarge);
   }
-  result.consumed.table_write_units = metering::write_units(std::max(old.size, size), transactional);
+  result.consumed.table_write_units =
+      metering::write_units(std::max(billed(table, old.get(), old.size), billed(table, &item, size)), transactional);
 
   switch (w.return_values) {
     case ReturnValues::None: break;
@@ -314,7 +325,8 @@ PlannedWrite plan_update_item(WriteContext& ctx, const PreparedUpdate& update, C
 PlannedWrite plan_condition_check(WriteContext& ctx, const PreparedWrite& check, bool transactional) {
   PlannedWrite planned = start_plan(ctx, check);
   OldItem old(ctx, check.location, true);
-  planned.result.consumed.table_write_units = metering::write_units(old.size, transactional);
+  planned.result.consumed.table_write_units =
+      metering::write_units(billed(*planned.table, old.get(), old.size), transactional);
   check_condition(check, old, planned.result);
   return planned;
 }

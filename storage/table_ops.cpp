@@ -159,6 +159,15 @@ TableDescription delete_table(WriteContext& ctx, const Scope& scope, const std::
         "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection "
         "first.");
   }
+  // The service, for a vector index being added (tier2 vectorSearch/updateLifecycle.test.ts,
+  // measured in eu-west-2 on 2026-08-21).
+  for (const auto& index : table->schema.vector_indexes) {
+    if (index.status == IndexStatus::Creating) {
+      throw ApiError::resource_in_use(
+          "Attempt to change a resource which is still in use: Cannot delete table while indexes are being created, "
+          "updated, or deleted.");
+    }
+  }
   // Point-in-time recovery keeps the table's last state as a SYSTEM backup.
   if (table->schema.point_in_time_recovery.enabled) {
     take_system_backup(ctx, *table, static_cast<double>(ctx.store().now_ms()) / 1000.0);

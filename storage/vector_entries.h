@@ -25,7 +25,8 @@ struct Entry {
   std::string stored_key;
   std::string value;
   // What the index keeps of the item, for VectorWriteRequestBytes and the
-  // index's size: the f32 vector plus the projected attributes' metered size.
+  // index's size: the projected attributes' item size, the vector counted as
+  // its name plus 4 bytes per dimension (the service's billing, measured).
   std::uint64_t bytes = 0;
 };
 
@@ -40,6 +41,12 @@ bool projects(const TableSchema& table, const VectorIndexSchema& index, std::str
 // written before the index existed) is not indexed either.
 std::optional<Entry> entry_for(const TableSchema& table, const VectorIndexSchema& index, const Item& item,
                                std::string_view item_key, std::string_view key_image, AttributeNames& names);
+
+// The size the service bills a write of `item` (item size `size`) at: an attribute a vector
+// index reads, holding a vector of the index's dimensions, counts as its name plus 4 bytes per
+// dimension (tier2 vectorSearch/consumedCapacity.test.ts, measured in eu-west-2 and us-east-1 on
+// 2026-10-09). Reads and the 400 KB limit size the item by its numbers.
+std::uint64_t billed_write_size(const TableSchema& table, const Item& item, std::uint64_t size);
 
 // The parts of a stored value.
 struct EntryView {

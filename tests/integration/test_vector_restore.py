@@ -152,8 +152,7 @@ def test_a_provisioned_restore_cannot_keep_a_listed_index(backed_up, dynamodb, d
                    "ProvisionedThroughputOverride": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}
     v.check(restore(dynamodb_raw, backup, h.unique_name("vrest_prov"), restored, VectorIndexOverride=[PLAIN],
                     **provisioned), "ValidationException",
-            "One or more parameter values were invalid: Vector indexes are supported only on tables that use "
-            "PAY_PER_REQUEST billing mode")
+            "One or more parameter values were invalid: Vector indexes are only supported for PAY_PER_REQUEST tables")
     # Without the override a provisioned restore leaves the vector indexes out, as before.
     target = h.unique_name("vrest_prov")
     v.ok(restore(dynamodb_raw, backup, target, restored, **provisioned))
