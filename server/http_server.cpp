@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <optional>
+
 namespace dynamod {
 
 namespace beast = boost::beast;
@@ -37,9 +39,10 @@ void serialize(const HttpResponse& response, std::string& wire) {
 
 }  // namespace
 
-HttpServer::HttpServer(std::vector<asio::io_context*> contexts, const tcp::endpoint& endpoint, HttpLimits limits,
-                       RequestHandler handler, TooLargeHandler too_large)
+HttpServer::HttpServer(std::vector<asio::io_context*> contexts, HeavyLane& lane, const tcp::endpoint& endpoint,
+                       HttpLimits limits, RequestHandler handler, TooLargeHandler too_large)
     : contexts_(std::move(contexts)),
+      lane_(lane),
       acceptor_(*contexts_.front()),
       limits_(limits),
       handler_(std::move(handler)),
@@ -111,49 +114,70 @@ asio::awaitable<void> HttpServer::serve(std::shared_ptr<Connection> connection) 
     if (!ec && !parser.is_header_done())
       std::tie(ec, n) = co_await http::async_read_header(stream, buffer, parser, kTuple);
     connection->idle = false;
-    bool too_large = ec == http::error::body_limit;
+    const bool too_large = ec == http::error::body_limit;
     if (ec && !too_large) break;
 
-    if (!too_large && !parser.is_done()) {
-      if (beast::iequals(parser.get()[http::field::expect], "100-continue")) {
-        http::response<http::empty_body> go_on{http::status::continue_, parser.get().version()};
-        stream.expires_after(limits_.io_timeout);
-        auto [wec, wn] = co_await http::async_write(stream, go_on, kTuple);
-        if (wec) break;
-      }
-      stream.expires_after(limits_.io_timeout);
-      auto [rec, rn] = co_await http::async_read(stream, buffer, parser, kTuple);
-      too_large = rec == http::error::body_limit;
-      if (rec && !too_large) break;
-    }
-
-    HttpRequest& request = parser.get();
-    HttpResponse response;
-    if (too_large) {
-      response = too_large_(request);
-      response.keep_alive(false);
+    std::optional<std::uint64_t> content_length;
+    if (parser.content_length()) content_length = *parser.content_length();
+    bool keep_open = false;
+    if (!too_large && is_heavy_request(content_length, parser.chunked(), parser.get()[http::field::content_encoding])) {
+      // The rest runs on a lane thread; this one goes back to its other
+      // connections. The answer's buffer goes with the request: it may be big.
+      HeavyLane::Slot slot = co_await lane_.acquire();
+      std::string heavy_wire;
+      keep_open = co_await asio::co_spawn(lane_.next_executor(), exchange(stream, buffer, parser, false, heavy_wire),
+                                          use_awaitable);
     } else {
-      try {
-        response = co_await handler_(request);
-      } catch (const DropConnection&) {
-        break;
-      } catch (const std::exception& e) {
-        spdlog::error("request handler failed: {}", e.what());
-        response = HttpResponse(http::status::internal_server_error, request.version());
-      }
-      response.keep_alive(request.keep_alive() && !stopping_);
+      keep_open = co_await exchange(stream, buffer, parser, too_large, wire);
     }
-    response.prepare_payload();
-    serialize(response, wire);
-    stream.expires_after(limits_.io_timeout);
-    auto [wec, wn] = co_await asio::async_write(stream, asio::buffer(wire), kTuple);
-    if (wec || !response.keep_alive()) break;
+    if (!keep_open) break;
   }
   beast::error_code ignored;
   stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
   stream.close();
   std::lock_guard lock(connections_mutex_);
   connections_.erase(connection.get());
+}
+
+asio::awaitable<bool> HttpServer::exchange(beast::tcp_stream& stream, beast::flat_buffer& buffer,
+                                           http::request_parser<http::string_body>& parser, bool too_large,
+                                           std::string& wire) {
+  if (!too_large && !parser.is_done()) {
+    if (beast::iequals(parser.get()[http::field::expect], "100-continue")) {
+      http::response<http::empty_body> go_on{http::status::continue_, parser.get().version()};
+      stream.expires_after(limits_.io_timeout);
+      auto [wec, wn] = co_await http::async_write(stream, go_on, kTuple);
+      if (wec) co_return false;
+    }
+    stream.expires_after(limits_.io_timeout);
+    auto [rec, rn] = co_await http::async_read(stream, buffer, parser, kTuple);
+    too_large = rec == http::error::body_limit;
+    if (rec && !too_large) co_return false;
+  }
+
+  HttpRequest& request = parser.get();
+  HttpResponse response;
+  if (too_large) {
+    response = too_large_(request);
+    response.keep_alive(false);
+  } else {
+    bool dropped = false;
+    try {
+      response = co_await handler_(request);
+    } catch (const DropConnection&) {
+      dropped = true;
+    } catch (const std::exception& e) {
+      spdlog::error("request handler failed: {}", e.what());
+      response = HttpResponse(http::status::internal_server_error, request.version());
+    }
+    if (dropped) co_return false;
+    response.keep_alive(request.keep_alive() && !stopping_);
+  }
+  response.prepare_payload();
+  serialize(response, wire);
+  stream.expires_after(limits_.io_timeout);
+  auto [wec, wn] = co_await asio::async_write(stream, asio::buffer(wire), kTuple);
+  co_return !wec && response.keep_alive();
 }
 
 }  // namespace dynamod

@@ -5,7 +5,9 @@
 // shared between the threads on the way of a request); a fresh parser per
 // message with explicit body and header limits; a timeout before every read
 // and write; graceful stop (stop accepting, let in-flight requests finish,
-// close idle connections).
+// close idle connections). A request with a big body is read and handled on
+// the heavy lane's threads instead (server/heavy_lane), the connection still
+// waiting for its answer before it reads its next request.
 //
 // The request handler is independent of the connection: it takes a parsed
 // request and produces a response.
@@ -20,8 +22,11 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "server/heavy_lane.h"
 
 namespace dynamod {
 
@@ -52,8 +57,8 @@ struct HttpLimits {
 class HttpServer {
  public:
   // `contexts`: one per I/O thread, each run by one thread; the first also accepts.
-  HttpServer(std::vector<asio::io_context*> contexts, const asio::ip::tcp::endpoint& endpoint, HttpLimits limits,
-             RequestHandler handler, TooLargeHandler too_large);
+  HttpServer(std::vector<asio::io_context*> contexts, HeavyLane& lane, const asio::ip::tcp::endpoint& endpoint,
+             HttpLimits limits, RequestHandler handler, TooLargeHandler too_large);
   // The port actually bound (useful with port 0).
   std::uint16_t port() const { return port_; }
   void start();
@@ -64,8 +69,13 @@ class HttpServer {
   class Connection;
   asio::awaitable<void> accept_loop();
   asio::awaitable<void> serve(std::shared_ptr<Connection> connection);
+  // The rest of one request once its header is read: its body, the handler's
+  // answer, and writing it. False when the connection is to close.
+  asio::awaitable<bool> exchange(boost::beast::tcp_stream& stream, boost::beast::flat_buffer& buffer,
+                                 http::request_parser<http::string_body>& parser, bool too_large, std::string& wire);
 
   std::vector<asio::io_context*> contexts_;
+  HeavyLane& lane_;
   std::size_t next_context_ = 0;  // where the next connection goes (the accept loop's only)
   asio::ip::tcp::acceptor acceptor_;
   std::uint16_t port_ = 0;
