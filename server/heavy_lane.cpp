@@ -1,7 +1,7 @@
 #include "server/heavy_lane.h"
 
-#include <boost/beast/core/string.hpp>
 #include <fmt/format.h>
+#include <boost/beast/core/string.hpp>
 
 #include <iterator>
 

@@ -3,14 +3,18 @@
 // I/O threads and the small requests of the connections queued behind them.
 //
 // A request whose header announces a big body (is_heavy_request) first takes
-// one of a few slots, then its body is read, inflated, decoded and handled,
-// and its answer written, on one of the lane's own threads; the I/O thread
-// that read its header goes back to its other connections meanwhile. While
-// every slot is taken, further big requests wait with their bodies unread
-// (TCP holds their senders back), so at most `slots` big bodies are in memory
-// at once. A slot is held until the answer is written: a sender that trickles
-// its body, or a client that reads its answer slowly, keeps it up to the I/O
-// timeout.
+// one of a few slots. Its body is then read by its connection's I/O thread as
+// any other (reading is a copy per chunk, interleaved with the thread's other
+// connections), but it is inflated, decoded and handled, and its answer
+// serialised, on one of the lane's own threads, while the I/O thread goes back
+// to its other connections. (Reading on the lane thread too cost two to three
+// times the CPU: each chunk's completion, and each timeout re-armed, crossed
+// from the socket's I/O thread to the lane.) While every slot is taken,
+// further big requests wait with their bodies unread (TCP holds their senders
+// back), so at most `slots` big bodies are in memory at once. A slot is held
+// until the answer is written: a sender that trickles its body, or a client
+// that reads its answer slowly, keeps it up to the I/O timeout (60 s per read
+// or write).
 
 #include <boost/asio.hpp>
 

@@ -114,23 +114,52 @@ asio::awaitable<void> HttpServer::serve(std::shared_ptr<Connection> connection) 
     if (!ec && !parser.is_header_done())
       std::tie(ec, n) = co_await http::async_read_header(stream, buffer, parser, kTuple);
     connection->idle = false;
-    const bool too_large = ec == http::error::body_limit;
+    bool too_large = ec == http::error::body_limit;
     if (ec && !too_large) break;
 
+    // A big body waits for a lane slot before it is read (server/heavy_lane).
     std::optional<std::uint64_t> content_length;
     if (parser.content_length()) content_length = *parser.content_length();
-    bool keep_open = false;
+    std::optional<HeavyLane::Slot> slot;
     if (!too_large && is_heavy_request(content_length, parser.chunked(), parser.get()[http::field::content_encoding])) {
-      // The rest runs on a lane thread; this one goes back to its other
-      // connections. The answer's buffer goes with the request: it may be big.
-      HeavyLane::Slot slot = co_await lane_.acquire();
-      std::string heavy_wire;
-      keep_open = co_await asio::co_spawn(lane_.next_executor(), exchange(stream, buffer, parser, false, heavy_wire),
-                                          use_awaitable);
-    } else {
-      keep_open = co_await exchange(stream, buffer, parser, too_large, wire);
+      slot.emplace(co_await lane_.acquire());
     }
-    if (!keep_open) break;
+
+    if (!too_large && !parser.is_done()) {
+      if (beast::iequals(parser.get()[http::field::expect], "100-continue")) {
+        http::response<http::empty_body> go_on{http::status::continue_, parser.get().version()};
+        stream.expires_after(limits_.io_timeout);
+        auto [wec, wn] = co_await http::async_write(stream, go_on, kTuple);
+        if (wec) break;
+      }
+      stream.expires_after(limits_.io_timeout);
+      auto [rec, rn] = co_await http::async_read(stream, buffer, parser, kTuple);
+      too_large = rec == http::error::body_limit;
+      if (rec && !too_large) break;
+    }
+
+    HttpRequest& request = parser.get();
+    // A big request's answer may be big too: its buffer goes with it.
+    std::string heavy_wire;
+    std::string& out = slot ? heavy_wire : wire;
+    std::optional<bool> keep_alive;  // nullopt: close without an answer
+    if (too_large) {
+      HttpResponse response = too_large_(request);
+      response.keep_alive(false);
+      response.prepare_payload();
+      serialize(response, out);
+      keep_alive = false;
+    } else if (slot) {
+      // Inflated, decoded and handled on a lane thread; this one goes back to
+      // its other connections meanwhile.
+      keep_alive = co_await asio::co_spawn(lane_.next_executor(), answer(request, out), use_awaitable);
+    } else {
+      keep_alive = co_await answer(request, out);
+    }
+    if (!keep_alive.has_value()) break;
+    stream.expires_after(limits_.io_timeout);
+    auto [wec, wn] = co_await asio::async_write(stream, asio::buffer(out), kTuple);
+    if (wec || !*keep_alive) break;
   }
   beast::error_code ignored;
   stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
@@ -139,45 +168,22 @@ asio::awaitable<void> HttpServer::serve(std::shared_ptr<Connection> connection) 
   connections_.erase(connection.get());
 }
 
-asio::awaitable<bool> HttpServer::exchange(beast::tcp_stream& stream, beast::flat_buffer& buffer,
-                                           http::request_parser<http::string_body>& parser, bool too_large,
-                                           std::string& wire) {
-  if (!too_large && !parser.is_done()) {
-    if (beast::iequals(parser.get()[http::field::expect], "100-continue")) {
-      http::response<http::empty_body> go_on{http::status::continue_, parser.get().version()};
-      stream.expires_after(limits_.io_timeout);
-      auto [wec, wn] = co_await http::async_write(stream, go_on, kTuple);
-      if (wec) co_return false;
-    }
-    stream.expires_after(limits_.io_timeout);
-    auto [rec, rn] = co_await http::async_read(stream, buffer, parser, kTuple);
-    too_large = rec == http::error::body_limit;
-    if (rec && !too_large) co_return false;
-  }
-
-  HttpRequest& request = parser.get();
+asio::awaitable<std::optional<bool>> HttpServer::answer(HttpRequest& request, std::string& wire) {
   HttpResponse response;
-  if (too_large) {
-    response = too_large_(request);
-    response.keep_alive(false);
-  } else {
-    bool dropped = false;
-    try {
-      response = co_await handler_(request);
-    } catch (const DropConnection&) {
-      dropped = true;
-    } catch (const std::exception& e) {
-      spdlog::error("request handler failed: {}", e.what());
-      response = HttpResponse(http::status::internal_server_error, request.version());
-    }
-    if (dropped) co_return false;
-    response.keep_alive(request.keep_alive() && !stopping_);
+  bool dropped = false;
+  try {
+    response = co_await handler_(request);
+  } catch (const DropConnection&) {
+    dropped = true;
+  } catch (const std::exception& e) {
+    spdlog::error("request handler failed: {}", e.what());
+    response = HttpResponse(http::status::internal_server_error, request.version());
   }
+  if (dropped) co_return std::nullopt;
+  response.keep_alive(request.keep_alive() && !stopping_);
   response.prepare_payload();
   serialize(response, wire);
-  stream.expires_after(limits_.io_timeout);
-  auto [wec, wn] = co_await asio::async_write(stream, asio::buffer(wire), kTuple);
-  co_return !wec && response.keep_alive();
+  co_return response.keep_alive();
 }
 
 }  // namespace dynamod

@@ -5,9 +5,10 @@
 // shared between the threads on the way of a request); a fresh parser per
 // message with explicit body and header limits; a timeout before every read
 // and write; graceful stop (stop accepting, let in-flight requests finish,
-// close idle connections). A request with a big body is read and handled on
-// the heavy lane's threads instead (server/heavy_lane), the connection still
-// waiting for its answer before it reads its next request.
+// close idle connections). A request with a big body waits for a slot of the
+// heavy lane (server/heavy_lane) before its body is read, and is handled on
+// the lane's thread; the connection still waits for its answer before it
+// reads its next request.
 //
 // The request handler is independent of the connection: it takes a parsed
 // request and produces a response.
@@ -22,6 +23,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -69,10 +71,9 @@ class HttpServer {
   class Connection;
   asio::awaitable<void> accept_loop();
   asio::awaitable<void> serve(std::shared_ptr<Connection> connection);
-  // The rest of one request once its header is read: its body, the handler's
-  // answer, and writing it. False when the connection is to close.
-  asio::awaitable<bool> exchange(boost::beast::tcp_stream& stream, boost::beast::flat_buffer& buffer,
-                                 http::request_parser<http::string_body>& parser, bool too_large, std::string& wire);
+  // The handler's answer to a request whose body is read, serialised into
+  // `wire`: whether to keep the connection, nullopt to close it unanswered.
+  asio::awaitable<std::optional<bool>> answer(HttpRequest& request, std::string& wire);
 
   std::vector<asio::io_context*> contexts_;
   HeavyLane& lane_;
