@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 #include <boost/beast/core/string.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <iterator>
@@ -28,13 +29,17 @@ bool is_identity(std::string_view coding) {
   return coding.empty() || boost::beast::iequals(coding, "identity");
 }
 
-// Linux gives each thread its own nice value: at 10 the kernel gives a lane
-// thread about a tenth of a core's time while the I/O threads want it all,
-// and the whole core when they do not. Small requests go first; big ones still
-// progress. (Raising one's own nice value needs no privilege.)
+// Linux gives each thread its own nice value: 10 above the I/O threads', the
+// kernel gives a lane thread about a tenth of the time an I/O thread gets
+// while they compete for a core, and the whole core when the I/O threads do
+// not want it. Small requests go first; big ones still progress. (Raising
+// one's own nice value needs no privilege.)
 void lower_priority() {
 #ifdef __linux__
-  if (setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10) != 0) {
+  const auto self = static_cast<id_t>(gettid());
+  errno = 0;
+  const int nice = getpriority(PRIO_PROCESS, self);
+  if (errno != 0 || setpriority(PRIO_PROCESS, self, std::min(nice + 10, 19)) != 0) {
     spdlog::warn("heavy lane: could not lower its threads' priority: {}", std::strerror(errno));
   }
 #endif
