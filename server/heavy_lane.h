@@ -13,8 +13,8 @@
 // further big requests wait with their bodies unread (TCP holds their senders
 // back), so at most `slots` big bodies are in memory at once. A slot is held
 // until the answer is written: a sender that trickles its body, or a client
-// that reads its answer slowly, keeps it up to the I/O timeout (60 s per read
-// or write).
+// that reads its answer slowly, keeps it up to the I/O timeout (60 s for the
+// rest of the body, and 60 s more for the answer).
 
 #include <boost/asio.hpp>
 
