@@ -25,6 +25,8 @@ import dynamo_helpers as h
 import report_helpers as r
 from test_http_framing import ResponseReader
 
+pytestmark = pytest.mark.needs_own_server
+
 TABLE = "heavy"
 
 
