@@ -116,7 +116,7 @@ void HeavyLane::render_metrics(std::string& out) const {
   std::lock_guard lock(mutex_);
   fmt::format_to(std::back_inserter(out),
                  "# HELP dynamod_heavy_requests_total Requests with a big body (over 1 MB, chunked, or compressed "
-                 "over 1 KB), read and handled on the heavy lane's threads.\n"
+                 "over 1 KB), decoded and handled on the heavy lane's threads.\n"
                  "# TYPE dynamod_heavy_requests_total counter\n"
                  "dynamod_heavy_requests_total {}\n"
                  "# HELP dynamod_heavy_waits_total Heavy requests that waited for one of the lane's slots.\n"
