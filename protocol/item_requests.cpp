@@ -1,5 +1,8 @@
 #include "protocol/item_requests.h"
 
+#include <algorithm>
+#include <utility>
+
 #include "protocol/attribute_json.h"
 #include "protocol/expr/legacy_json.h"
 #include "protocol/table_requests.h"
@@ -64,13 +67,22 @@ bool return_values_on_condition_failure(json::value& v, ConstraintErrors& errors
   return false;
 }
 
+// The members are sorted once, then the map is built in order (each at its
+// end): a million names inserted one by one cost a tree descent each.
 std::optional<expr::NameMap> attribute_names(json::value& v) {
   if (json::is_null(v)) return std::nullopt;
-  expr::NameMap names;
+  std::vector<std::pair<std::string, std::string>> entries;
   for (auto field : json::read_object(v)) {
     std::string key(field.unescaped_key().value());
     json::value value = field.value();
-    names[std::move(key)] = std::string(json::read_string(value));
+    entries.emplace_back(std::move(key), std::string(json::read_string(value)));
+  }
+  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  expr::NameMap names;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    // A repeated member replaces the earlier one: the last of a run wins.
+    if (i + 1 < entries.size() && entries[i + 1].first == entries[i].first) continue;
+    names.emplace_hint(names.end(), std::move(entries[i].first), std::move(entries[i].second));
   }
   return names;
 }

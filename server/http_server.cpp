@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <optional>
+
 namespace dynamod {
 
 namespace beast = boost::beast;
@@ -37,9 +39,10 @@ void serialize(const HttpResponse& response, std::string& wire) {
 
 }  // namespace
 
-HttpServer::HttpServer(std::vector<asio::io_context*> contexts, const tcp::endpoint& endpoint, HttpLimits limits,
-                       RequestHandler handler, TooLargeHandler too_large)
+HttpServer::HttpServer(std::vector<asio::io_context*> contexts, HeavyLane& lane, const tcp::endpoint& endpoint,
+                       HttpLimits limits, RequestHandler handler, TooLargeHandler too_large)
     : contexts_(std::move(contexts)),
+      lane_(lane),
       acceptor_(*contexts_.front()),
       limits_(limits),
       handler_(std::move(handler)),
@@ -114,6 +117,14 @@ asio::awaitable<void> HttpServer::serve(std::shared_ptr<Connection> connection) 
     bool too_large = ec == http::error::body_limit;
     if (ec && !too_large) break;
 
+    // A big body waits for a lane slot before it is read (server/heavy_lane).
+    std::optional<std::uint64_t> content_length;
+    if (parser.content_length()) content_length = *parser.content_length();
+    std::optional<HeavyLane::Slot> slot;
+    if (!too_large && is_heavy_request(content_length, parser.chunked(), parser.get()[http::field::content_encoding])) {
+      slot.emplace(co_await lane_.acquire());
+    }
+
     if (!too_large && !parser.is_done()) {
       if (beast::iequals(parser.get()[http::field::expect], "100-continue")) {
         http::response<http::empty_body> go_on{http::status::continue_, parser.get().version()};
@@ -128,32 +139,51 @@ asio::awaitable<void> HttpServer::serve(std::shared_ptr<Connection> connection) 
     }
 
     HttpRequest& request = parser.get();
-    HttpResponse response;
+    // A big request's answer may be big too: its buffer goes with it.
+    std::string heavy_wire;
+    std::string& out = slot ? heavy_wire : wire;
+    std::optional<bool> keep_alive;  // nullopt: close without an answer
     if (too_large) {
-      response = too_large_(request);
+      HttpResponse response = too_large_(request);
       response.keep_alive(false);
+      response.prepare_payload();
+      serialize(response, out);
+      keep_alive = false;
+    } else if (slot) {
+      // Inflated, decoded and handled on a lane thread; this one goes back to
+      // its other connections meanwhile.
+      keep_alive = co_await asio::co_spawn(lane_.next_executor(), answer(request, out), use_awaitable);
     } else {
-      try {
-        response = co_await handler_(request);
-      } catch (const DropConnection&) {
-        break;
-      } catch (const std::exception& e) {
-        spdlog::error("request handler failed: {}", e.what());
-        response = HttpResponse(http::status::internal_server_error, request.version());
-      }
-      response.keep_alive(request.keep_alive() && !stopping_);
+      keep_alive = co_await answer(request, out);
     }
-    response.prepare_payload();
-    serialize(response, wire);
+    if (!keep_alive.has_value()) break;
     stream.expires_after(limits_.io_timeout);
-    auto [wec, wn] = co_await asio::async_write(stream, asio::buffer(wire), kTuple);
-    if (wec || !response.keep_alive()) break;
+    auto [wec, wn] = co_await asio::async_write(stream, asio::buffer(out), kTuple);
+    if (wec || !*keep_alive) break;
   }
   beast::error_code ignored;
   stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
   stream.close();
   std::lock_guard lock(connections_mutex_);
   connections_.erase(connection.get());
+}
+
+asio::awaitable<std::optional<bool>> HttpServer::answer(HttpRequest& request, std::string& wire) {
+  HttpResponse response;
+  bool dropped = false;
+  try {
+    response = co_await handler_(request);
+  } catch (const DropConnection&) {
+    dropped = true;
+  } catch (const std::exception& e) {
+    spdlog::error("request handler failed: {}", e.what());
+    response = HttpResponse(http::status::internal_server_error, request.version());
+  }
+  if (dropped) co_return std::nullopt;
+  response.keep_alive(request.keep_alive() && !stopping_);
+  response.prepare_payload();
+  serialize(response, wire);
+  co_return response.keep_alive();
 }
 
 }  // namespace dynamod

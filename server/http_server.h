@@ -5,7 +5,10 @@
 // shared between the threads on the way of a request); a fresh parser per
 // message with explicit body and header limits; a timeout before every read
 // and write; graceful stop (stop accepting, let in-flight requests finish,
-// close idle connections).
+// close idle connections). A request with a big body waits for a slot of the
+// heavy lane (server/heavy_lane) before its body is read, and is handled on
+// the lane's thread; the connection still waits for its answer before it
+// reads its next request.
 //
 // The request handler is independent of the connection: it takes a parsed
 // request and produces a response.
@@ -20,8 +23,12 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "server/heavy_lane.h"
 
 namespace dynamod {
 
@@ -52,8 +59,8 @@ struct HttpLimits {
 class HttpServer {
  public:
   // `contexts`: one per I/O thread, each run by one thread; the first also accepts.
-  HttpServer(std::vector<asio::io_context*> contexts, const asio::ip::tcp::endpoint& endpoint, HttpLimits limits,
-             RequestHandler handler, TooLargeHandler too_large);
+  HttpServer(std::vector<asio::io_context*> contexts, HeavyLane& lane, const asio::ip::tcp::endpoint& endpoint,
+             HttpLimits limits, RequestHandler handler, TooLargeHandler too_large);
   // The port actually bound (useful with port 0).
   std::uint16_t port() const { return port_; }
   void start();
@@ -64,8 +71,12 @@ class HttpServer {
   class Connection;
   asio::awaitable<void> accept_loop();
   asio::awaitable<void> serve(std::shared_ptr<Connection> connection);
+  // The handler's answer to a request whose body is read, serialised into
+  // `wire`: whether to keep the connection, nullopt to close it unanswered.
+  asio::awaitable<std::optional<bool>> answer(HttpRequest& request, std::string& wire);
 
   std::vector<asio::io_context*> contexts_;
+  HeavyLane& lane_;
   std::size_t next_context_ = 0;  // where the next connection goes (the accept loop's only)
   asio::ip::tcp::acceptor acceptor_;
   std::uint16_t port_ = 0;

@@ -3,6 +3,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -18,6 +19,7 @@
 #include "server/auth.h"
 #include "server/config.h"
 #include "server/faults_client.h"
+#include "server/heavy_lane.h"
 #include "server/http_server.h"
 #include "server/import_client.h"
 #include "server/report_client.h"
@@ -124,10 +126,13 @@ int run(const dynamod::Config& config) {
     spdlog::info("seed: {} tables created ({} items, {} records not loaded), {} kept", seeded.tables_created,
                  seeded.items, seeded.errors, seeded.tables_kept);
   }
-  Service service(store, writer, ledger, buckets, exports, imports, config, Authenticator(std::move(credentials)),
-                  std::move(prices));
+  // Big requests' own threads (server/heavy_lane): half as many as the I/O
+  // threads, so that big bodies never take every core from the small requests.
+  HeavyLane heavy_lane(kHeavyLaneSlots, std::max(1u, config.threads / 2));
+  Service service(store, writer, ledger, buckets, exports, imports, heavy_lane, config,
+                  Authenticator(std::move(credentials)), std::move(prices));
   HttpServer server(
-      context_ptrs, asio::ip::tcp::endpoint(asio::ip::make_address(config.host), config.port), HttpLimits{},
+      context_ptrs, heavy_lane, asio::ip::tcp::endpoint(asio::ip::make_address(config.host), config.port), HttpLimits{},
       [&service](HttpRequest& request) { return service.handle(request); },
       [&service](const HttpRequest& request) { return service.too_large(request); });
   server.start();

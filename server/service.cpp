@@ -108,14 +108,15 @@ std::vector<std::string> operation_names() {
 }
 
 Service::Service(Store& store, WriteQueue& writer, Ledger& ledger, const storage::BucketStore& buckets,
-                 ExportRunner& exports, ImportJobs& imports, const Config& config, Authenticator authenticator,
-                 metering::PriceTable prices)
+                 ExportRunner& exports, ImportJobs& imports, const HeavyLane& lane, const Config& config,
+                 Authenticator authenticator, metering::PriceTable prices)
     : store_(store),
       writer_(writer),
       ledger_(ledger),
       buckets_(buckets),
       exports_(exports),
       imports_(imports),
+      lane_(lane),
       config_(config),
       authenticator_(std::move(authenticator)),
       prices_(std::move(prices)),
@@ -249,7 +250,10 @@ asio::awaitable<HttpResponse> Service::report(const HttpRequest& request) {
   std::string body = path == "metrics" ? metrics_report(inputs, metrics_)
                      : path == "cost"  ? cost_report(inputs, prices_)
                                        : patterns_report(inputs);
-  if (path == "metrics") faults_.render_metrics(body);
+  if (path == "metrics") {
+    faults_.render_metrics(body);
+    lane_.render_metrics(body);
+  }
   HttpResponse response = answer(request, http::status::ok, std::move(body));
   response.set(http::field::content_type, path == "metrics" ? "text/plain; version=0.0.4" : "application/json");
   co_return response;

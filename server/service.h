@@ -18,6 +18,7 @@
 #include "server/control.h"
 #include "server/cors.h"
 #include "server/fault_rules.h"
+#include "server/heavy_lane.h"
 #include "server/http_headers.h"
 #include "server/http_server.h"
 #include "server/imports.h"
@@ -35,7 +36,8 @@ namespace dynamod {
 class Service {
  public:
   Service(Store& store, WriteQueue& writer, Ledger& ledger, const storage::BucketStore& buckets, ExportRunner& exports,
-          ImportJobs& imports, const Config& config, Authenticator authenticator, metering::PriceTable prices);
+          ImportJobs& imports, const HeavyLane& lane, const Config& config, Authenticator authenticator,
+          metering::PriceTable prices);
 
   asio::awaitable<HttpResponse> handle(HttpRequest& request);
   // The answer to a request whose body exceeds the limit.
@@ -78,6 +80,7 @@ class Service {
   const storage::BucketStore& buckets_;
   ExportRunner& exports_;
   ImportJobs& imports_;
+  const HeavyLane& lane_;  // for its metrics
   const Config& config_;
   Authenticator authenticator_;
   metering::PriceTable prices_;

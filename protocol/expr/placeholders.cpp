@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "protocol/api_error.h"
@@ -18,17 +19,21 @@ constexpr std::size_t kMaxKeyLength = 255;
 }  // namespace
 
 std::string java_hash_set_order(const std::vector<std::string_view>& keys) {
-  // Within a bucket Java keeps insertion (request) order, which the decoded
-  // map no longer has; shorter-then-lexicographic matches the usual
-  // ":k4, :k18" order of generated keys.
-  std::vector<std::string_view> order = keys;
-  std::sort(order.begin(), order.end(),
-            [](std::string_view a, std::string_view b) { return a.size() != b.size() ? a.size() < b.size() : a < b; });
-  java_hash_set_iteration_order(order);
+  // Bucket by bucket; within a bucket Java keeps insertion (request) order,
+  // which the decoded map no longer has: shorter-then-lexicographic matches the
+  // usual ":k4, :k18" order of generated keys. One sort on (bucket, length,
+  // bytes), each key's bucket computed once: a message may list a million keys.
+  std::vector<std::pair<std::size_t, std::string_view>> order;
+  order.reserve(keys.size());
+  for (std::string_view key : keys) order.emplace_back(java_hash_bucket(key, keys.size()), key);
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+    if (a.first != b.first) return a.first < b.first;
+    return a.second.size() != b.second.size() ? a.second.size() < b.second.size() : a.second < b.second;
+  });
   std::string out = "{";
   for (std::size_t i = 0; i < order.size(); ++i) {
     if (i) out += ", ";
-    out += order[i];
+    out += order[i].second;
   }
   out += "}";
   return out;
