@@ -27,7 +27,8 @@ void ImportRecords::save(WriteContext& ctx, const ImportRecord& record) const {
 std::vector<ImportRecord> ImportRecords::load(const lmdb::TxnBase& txn) const {
   std::vector<ImportRecord> records;
   auto cursor = txn.cursor(dbi_);
-  for (auto entry = cursor.first(); entry; entry = cursor.next()) records.push_back(decode_import_record(entry->second));
+  for (auto entry = cursor.first(); entry; entry = cursor.next())
+    records.push_back(decode_import_record(entry->second));
   return records;
 }
 
@@ -67,6 +68,15 @@ std::vector<ImportRecord> recover_imports(WriteContext& ctx, const ImportRecords
     d.end_time = now;
     spdlog::warn("import {} into {} was interrupted by a stop: FAILED, its table dropped", d.id, d.table_name);
     finish_import(ctx, records, record);
+  }
+  // No import runs yet, so a table still CREATING has none to end it (a
+  // snapshot taken during an import and restored after it): it goes as a
+  // FAILED import's table goes, rather than stay unusable.
+  for (const TablePtr& table : ctx.store().catalog().all()) {
+    TablePtr now = ctx.find_table(table->ns, table->schema.name);
+    if (!now || now->schema.status != TableStatus::Creating) continue;
+    spdlog::warn("table {} was CREATING with no import to fill it: dropped", now->schema.name);
+    drop_table(ctx, now);
   }
   return all;
 }

@@ -41,7 +41,8 @@ TableDescription start_import(WriteContext& ctx, const ImportRecords& records, c
 void finish_import(WriteContext& ctx, const ImportRecords& records, const ImportRecord& record);
 
 // At start: the imports a stop (or a crash) interrupted become FAILED and
-// their tables are dropped. Returns every import kept, as it now is.
+// their tables are dropped, as is any other table still CREATING (no import
+// runs yet to end it). Returns every import kept, as it now is.
 std::vector<ImportRecord> recover_imports(WriteContext& ctx, const ImportRecords& records, double now);
 
 }  // namespace dynamod::ops
