@@ -10,9 +10,9 @@
 namespace dynamod::ops {
 namespace {
 
-// A chunk is this many bytes of encoded records (about 80,000 items of 200
+// A chunk is this many bytes of encoded records (about 40,000 items of 200
 // bytes): the more items one sort covers, the fewer pages each job dirties.
-constexpr std::size_t kChunkBytes = 16 * 1024 * 1024;
+constexpr std::size_t kChunkBytes = 8 * 1024 * 1024;
 // A job writes at most this many items or bytes of records, so that a client
 // write queued behind it waits for about one job (bench/import.py measures
 // how long).
