@@ -16,7 +16,7 @@ constexpr std::size_t kChunkBytes = 8 * 1024 * 1024;
 // A job writes at most this many items or bytes of records, so that a client
 // write queued behind it waits for about one job (bench/import.py measures
 // how long).
-constexpr std::size_t kJobItems = 4096;
+constexpr std::size_t kJobItems = 2048;
 constexpr std::size_t kJobBytes = 2 * 1024 * 1024;
 
 }  // namespace
