@@ -15,7 +15,9 @@ namespace {
 constexpr std::size_t kChunkBytes = 8 * 1024 * 1024;
 // A job writes at most this many items or bytes of records, so that a client
 // write queued behind it waits for about one job (bench/import.py measures
-// how long).
+// how long). In a large table a chunk's keys are sparse, a page or more
+// apart, so a job's commit writes about one page per item: 2,048 items kept
+// PutItem's p99 during a 1,000,000-item import at 77 ms where 4,096 gave 132.
 constexpr std::size_t kJobItems = 2048;
 constexpr std::size_t kJobBytes = 2 * 1024 * 1024;
 
