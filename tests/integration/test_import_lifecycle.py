@@ -3,13 +3,15 @@ writes answer ResourceNotFoundException, DeleteTable and UpdateTable ResourceInU
 service answers them for a table being created) and ACTIVE once the import is COMPLETED; the
 imports' descriptions are kept in the data directory, so DescribeImport and ListImports still show
 them after a restart; an import a crash interrupted is FAILED at the next start and its table is
-gone, so the same import can be asked for again.
+gone, so the same import can be asked for again, and a CREATING table no import fills (a snapshot's)
+is dropped at start.
 
 dynamod-only: the bucket store is a local folder and the tests restart the server."""
 
 import botocore.exceptions
 import pytest
 
+import companion_helpers as ch
 import dynamo_helpers as h
 
 pytestmark = pytest.mark.needs_own_server
@@ -127,3 +129,25 @@ def test_an_interrupted_import_is_failed_after_restart(launch_dynamod, tmp_path,
     assert wait_done(client, retry)["ImportStatus"] == "COMPLETED"
     assert client.describe_table(TableName="interrupted")["Table"]["ItemCount"] == 5
     assert [s["ImportArn"] for s in client.list_imports()["ImportSummaryList"]] == [arn, retry]
+
+
+def test_a_creating_table_without_its_import_is_dropped_at_start(launch_dynamod, tmp_path, data_dir):
+    # A snapshot taken during an import holds its table CREATING; restored after the import, nothing
+    # ends that CREATING: the next start drops the table, as a FAILED import's table goes.
+    s3_dir = tmp_path / "s3"
+    write_items(s3_dir, "big/data.json", 300000)
+    server = launch_dynamod(args=["--s3-dir", str(s3_dir)], data_dir=data_dir)
+    client = h.make_client(server.endpoint)
+    arn = start_import(client, "big/", "snapshotted")["ImportArn"]
+    ch.ok(server.endpoint, "POST", "snapshots/during")
+    assert client.describe_import(ImportArn=arn)["ImportTableDescription"]["ImportStatus"] == "IN_PROGRESS"
+    assert wait_done(client, arn)["ImportStatus"] == "COMPLETED"
+    ch.ok(server.endpoint, "POST", "snapshots/during/restore")
+    assert client.describe_table(TableName="snapshotted")["Table"]["TableStatus"] == "CREATING"
+    server.stop()
+    again = launch_dynamod(args=["--s3-dir", str(s3_dir)], data_dir=data_dir)
+    client = h.make_client(again.endpoint)
+    refused(lambda: client.describe_table(TableName="snapshotted"), "ResourceNotFoundException",
+            "Requested resource not found: Table: snapshotted not found")
+    # The import's record is not a table's: it stays COMPLETED.
+    assert client.describe_import(ImportArn=arn)["ImportTableDescription"]["ImportStatus"] == "COMPLETED"
