@@ -7,8 +7,9 @@ writing PutItem to another table meanwhile.
 
 Reports items per second imported (ImportTable's answer to COMPLETED, polled every 20 ms), the
 server's peak RSS, and the PutItem latency (p50/p99/max) of the one client writing during the
-import, beside the same client's latency with no import running: the batches are writer jobs
-(500 items or 2 MB each), so a PutItem waits at most about one batch. Not a test: timings only.
+import, beside the same client's latency with no import running: the import's items are sorted
+in chunks and written by writer jobs of at most 2,048 items or 2 MB, which take turns with the
+client's writes, so a PutItem waits at most about one job. Not a test: timings only.
 """
 import argparse
 import gzip

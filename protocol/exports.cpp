@@ -4,8 +4,16 @@
 
 #include <stdexcept>
 
+#include "protocol/stored_json.h"
+
 namespace dynamod {
 namespace {
+
+using stored_json::integer;
+using stored_json::number;
+using stored_json::optional_member;
+using stored_json::optional_text;
+using stored_json::text;
 
 template <typename Enum, std::size_t N>
 Enum enum_named(const std::string_view (&names)[N], std::string_view name) {
@@ -20,12 +28,6 @@ constexpr std::string_view kFormatNames[] = {"DYNAMODB_JSON", "ION"};
 constexpr std::string_view kTypeNames[] = {"FULL_EXPORT", "INCREMENTAL_EXPORT"};
 constexpr std::string_view kViewNames[] = {"NEW_IMAGE", "NEW_AND_OLD_IMAGES"};
 
-void optional_member(JsonWriter& out, std::string_view name, const std::optional<std::string>& value) {
-  if (!value) return;
-  out.key(name);
-  out.string(*value);
-}
-
 void encode_incremental(JsonWriter& out, const IncrementalExportSpecification& spec) {
   out.begin_object();
   out.key("ExportFromTime");
@@ -35,30 +37,6 @@ void encode_incremental(JsonWriter& out, const IncrementalExportSpecification& s
   out.key("ExportViewType");
   out.string(export_view_type_name(spec.view));
   out.end_object();
-}
-
-std::string text(simdjson::dom::object o, std::string_view name) {
-  std::string_view v;
-  if (o[name].get(v) != simdjson::SUCCESS) return {};
-  return std::string(v);
-}
-
-std::optional<std::string> optional_text(simdjson::dom::object o, std::string_view name) {
-  std::string_view v;
-  if (o[name].get(v) != simdjson::SUCCESS) return std::nullopt;
-  return std::string(v);
-}
-
-double number(simdjson::dom::object o, std::string_view name) {
-  double v = 0;
-  if (o[name].get(v) != simdjson::SUCCESS) return 0;
-  return v;
-}
-
-std::int64_t integer(simdjson::dom::object o, std::string_view name) {
-  std::int64_t v = 0;
-  if (o[name].get(v) != simdjson::SUCCESS) return 0;
-  return v;
 }
 
 }  // namespace
@@ -230,10 +208,7 @@ std::string encode_export_record(const Export& e) {
 
 Export decode_export_record(std::string_view json) {
   simdjson::dom::parser parser;
-  simdjson::dom::object o;
-  if (parser.parse(json.data(), json.size()).get(o) != simdjson::SUCCESS) {
-    throw std::runtime_error("stored export: not a JSON object");
-  }
+  simdjson::dom::object o = stored_json::parse_object(parser, json, "export");
   Export e;
   e.id = text(o, "id");
   e.ns = text(o, "ns");

@@ -40,11 +40,15 @@ awaitable<Reply> import_table(OperationContext& ctx, json::object body) {
   double now = ctx.clock();
   std::string uuid = ctx.make_uuid();
   Scope scope = ctx.scope;
-  auto job = write_job([schema = std::move(schema), scope, now, uuid](WriteContext& w) {
-    return ops::create_table(w, scope, schema, now, uuid);
+  // The table (CREATING) and the import's record are committed together.
+  ImportJobs& imports = ctx.imports;
+  auto job = write_job([&imports, schema = std::move(schema), scope, now, uuid,
+                        record = imports.prepare(scope, request, now)](WriteContext& w) mutable {
+    imports.begin_in(w, scope, schema, now, uuid, record);
+    return record;
   });
-  ops::TableDescription table = co_await async_write(ctx.writer, std::move(job));
-  co_return description_answer(ctx, ctx.imports.start(ctx.scope, request, table.schema, now));
+  ImportRecord record = co_await async_write(ctx.writer, std::move(job));
+  co_return description_answer(ctx, ctx.imports.start(std::move(record), ctx.scope, request));
 }
 
 awaitable<Reply> describe_import(OperationContext& ctx, json::object body) {

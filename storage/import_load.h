@@ -2,8 +2,12 @@
 // Loading imported items into a table: what ImportTable, `--seed` and the
 // import of an export share. Records come from protocol/import_data's
 // readers; each item is checked as PutItem checks it (keys and their types,
-// index keys, sizes, names), then written in batches, one writer job per
-// batch, so that other writers wait at most one batch. An item that fails its
+// index keys, sizes, names) and gathered into a chunk. A full chunk is sorted
+// by stored key and written by a chain of writer jobs of a few thousand items
+// each (each queues the next once committed), so that other writers wait at
+// most one job, and each job fills neighbouring B-tree pages instead of
+// rewriting pages all over the table; the jobs defer their sync
+// (WriteJob::defers_sync), and finish() syncs once. An item that fails its
 // checks is an error of the import, counted and logged, as the service counts
 // records it cannot write.
 
@@ -43,7 +47,8 @@ class ItemLoader final : public imports::ItemSink {
                    imports::Compression compression, const imports::CsvOptions& csv);
   // A JSON array of items (`--seed`'s .json files that are not DYNAMODB_JSON lines).
   void load_item_array(const std::string& name, std::string_view text);
-  // Writes what is still batched and waits for it. Throws an ApiError if the table is gone.
+  // Writes what is still gathered, waits for it and syncs the store, so that
+  // every item loaded is on disk. Throws an ApiError if the table is gone.
   void finish();
   ~ItemLoader() override;
 
@@ -53,25 +58,29 @@ class ItemLoader final : public imports::ItemSink {
   void error(std::size_t line, std::string message) override;
 
  private:
-  using Batch = std::vector<std::pair<std::size_t, PreparedPut>>;  // with each item's line
-  using Failures = std::vector<std::pair<std::size_t, std::string>>;
-  // Queues the batch as one writer job; the one queued before is waited for
-  // first, so reading and preparing the next batch overlaps the commit of this one.
+  struct Put {
+    std::uint32_t object;  // in objects_, for the log of its failure
+    std::size_t line;
+    PreparedPut put;
+  };
+  using Chunk = std::vector<Put>;
+  using Failures = std::vector<std::pair<const Put*, std::string>>;
+  class ChainJob;
+  // Sorts the chunk and starts its chain of jobs; the chain started before is
+  // waited for first, so reading and preparing the next chunk overlaps the
+  // writing of this one.
   void flush();
   void wait_in_flight();
 
   Store& store_;
   WriteQueue& writer_;
-  Scope scope_;
-  std::string table_;
+  TablePtr table_;
   ErrorLog log_;
-  std::string object_;  // the object being read, for the log
-  std::vector<AttributeDefinition> key_attributes_;
-  Batch batch_;
-  std::size_t batch_bytes_ = 0;
+  std::vector<std::string> objects_;  // the objects read, the last one being read
+  Chunk chunk_;
+  std::size_t chunk_bytes_ = 0;
   std::optional<std::future<Outcome<Failures>>> in_flight_;
-  std::shared_ptr<const Batch> in_flight_batch_;
-  std::string object_of_in_flight_;  // for the log of its failures
+  std::shared_ptr<const Chunk> in_flight_chunk_;
   ImportCounts counts_;
 };
 

@@ -124,7 +124,9 @@ void plan_change(WriteContext& ctx, PlannedWrite& planned, const PreparedWrite& 
 TablePtr resolve_table(Store& store, const Scope& scope, const std::string& name_or_arn) {
   std::optional<QualifiedName> qualified = scope.qualify(name_or_arn);
   TablePtr table = qualified ? store.catalog().find(qualified->ns, qualified->name) : nullptr;
-  if (!table) throw ApiError::resource_not_found();
+  // A table ImportTable is still filling is CREATING: the service answers its
+  // reads and writes as it answers those of a table that does not exist.
+  if (!table || table->schema.status == TableStatus::Creating) throw ApiError::resource_not_found();
   return table;
 }
 
@@ -168,12 +170,11 @@ PreparedPut prepare_put_item(Store& store, const Scope& scope, PutItemRequest re
   return prepare_put_item(store, scope, std::move(request), std::move(expressions));
 }
 
-PreparedPut prepare_put_item(Store& store, const Scope& scope, PutItemRequest request, ItemExpressions expressions) {
-  PreparedPut put;
-  put.write = prepare_write(store, scope, request.write, std::move(expressions.condition));
-  Item& item = *request.item;
+namespace {
+
+// The checks and encoding of a put whose table and condition are known.
+void prepare_item_of_put(Store& store, PreparedPut& put, Item& item) {
   TablePtr table = put.write.location.table;
-  check_read_key_paths(table->schema, put.write.condition);
   put.write.location = locate(table, key_from_item(table->schema.key, item));
   indexes::check_index_keys(table->schema, item);
   check_vector_attributes(table->schema, item);
@@ -183,6 +184,22 @@ PreparedPut prepare_put_item(Store& store, const Scope& scope, PutItemRequest re
   put.record = items::encode(item, static_cast<std::uint32_t>(put.size), put.write.location.key_image,
                              items::key_names(table->schema.key), store.names());
   if (has_indexes(*table)) put.item = std::move(item);
+}
+
+}  // namespace
+
+PreparedPut prepare_put_item(Store& store, const Scope& scope, PutItemRequest request, ItemExpressions expressions) {
+  PreparedPut put;
+  put.write = prepare_write(store, scope, request.write, std::move(expressions.condition));
+  check_read_key_paths(put.write.location.table->schema, put.write.condition);
+  prepare_item_of_put(store, put, *request.item);
+  return put;
+}
+
+PreparedPut prepare_loaded_put(Store& store, TablePtr table, Item item) {
+  PreparedPut put;
+  put.write.location.table = std::move(table);
+  prepare_item_of_put(store, put, item);
   return put;
 }
 

@@ -24,7 +24,8 @@
 
 namespace dynamod::ops {
 
-// Finds a data-plane table by name or ARN; ResourceNotFoundException if none.
+// Finds a data-plane table by name or ARN; ResourceNotFoundException if none
+// or if it is CREATING (an import still fills it).
 TablePtr resolve_table(Store& store, const Scope& scope, const std::string& name_or_arn);
 
 struct GetItemResult {
@@ -97,6 +98,9 @@ PreparedDelete prepare_delete_item(Store& store, const Scope& scope, const Delet
                                    ItemExpressions expressions);
 PreparedUpdate prepare_update_item(Store& store, const Scope& scope, const UpdateItemRequest& request,
                                    ItemExpressions expressions);
+// An unconditional put of a loaded item (an import's, a seed's) into `table`,
+// whatever its status: ImportTable fills its table while it is CREATING.
+PreparedPut prepare_loaded_put(Store& store, TablePtr table, Item item);
 
 // A write checked (condition) and planned (indexes, limits) on the writer,
 // not yet applied: batches and transactions plan every write first, so a

@@ -151,9 +151,16 @@ TableDescription describe_table(Store& store, const Scope& scope, const std::str
   return describe(*find_control_table(store, scope, name));
 }
 
+void check_not_creating(const Table& table) {
+  if (table.schema.status == TableStatus::Creating) {
+    throw ApiError::resource_in_use("Attempt to change a resource which is still in use: Table is being created: " +
+                                    table.schema.name);
+  }
+}
+
 TableDescription delete_table(WriteContext& ctx, const Scope& scope, const std::string& name) {
   TablePtr table = find_control_table(ctx, scope, name);
-  const std::string& ns = table->ns;
+  check_not_creating(*table);
   if (table->schema.deletion_protection) {
     throw ApiError::validation(
         "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection "
@@ -168,6 +175,14 @@ TableDescription delete_table(WriteContext& ctx, const Scope& scope, const std::
           "updated, or deleted.");
     }
   }
+  drop_table(ctx, table);
+  TableDescription answer = describe(*table);
+  answer.schema.status = TableStatus::Deleting;
+  return answer;
+}
+
+void drop_table(WriteContext& ctx, const TablePtr& table) {
+  const std::string& ns = table->ns;
   // Point-in-time recovery keeps the table's last state as a SYSTEM backup.
   if (table->schema.point_in_time_recovery.enabled) {
     take_system_backup(ctx, *table, static_cast<double>(ctx.store().now_ms()) / 1000.0);
@@ -191,13 +206,11 @@ TableDescription delete_table(WriteContext& ctx, const Scope& scope, const std::
     ctx.store().vector_memory().stage_forget(ctx, index.id);
   }
   ctx.stage_drop(ns, table->schema.name);
-  TableDescription answer = describe(*table);
-  answer.schema.status = TableStatus::Deleting;
-  return answer;
 }
 
 TableDescription update_table(WriteContext& ctx, const Scope& scope, const UpdateTableRequest& request, double now) {
   TablePtr table = find_control_table(ctx, scope, *request.table_name);
+  check_not_creating(*table);
   const std::string& ns = table->ns;
   const TableSchema& current = table->schema;
   // The index updates are checked first (index_updates.h).

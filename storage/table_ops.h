@@ -35,6 +35,12 @@ TableDescription create_table(WriteContext& ctx, const Scope& scope, TableSchema
                               std::string table_uuid);
 TableDescription describe_table(Store& store, const Scope& scope, const std::string& name);
 TableDescription delete_table(WriteContext& ctx, const Scope& scope, const std::string& name);
+// What DeleteTable does once its checks passed, whatever the table's status
+// (a FAILED import's CREATING table goes this way).
+void drop_table(WriteContext& ctx, const TablePtr& table);
+// ResourceInUseException for a CREATING table (ImportTable's, until its
+// import ends), which DeleteTable and UpdateTable may not change.
+void check_not_creating(const Table& table);
 TableDescription update_table(WriteContext& ctx, const Scope& scope, const UpdateTableRequest& request, double now);
 ListTablesResult list_tables(Store& store, const Scope& scope, const ListTablesRequest& request);
 

@@ -8,6 +8,30 @@
 #include <iterator>
 
 namespace dynamod {
+namespace {
+
+// Sets MDB_NOMETASYNC on the environment while it lives, when asked and when
+// the environment does not have it already (--durability relaxed).
+class UnsyncedMeta {
+ public:
+  UnsyncedMeta(lmdb::Env& env, bool wanted) : env_(env) {
+    unsigned flags = 0;
+    lmdb::check(mdb_env_get_flags(env_.get(), &flags), "mdb_env_get_flags");
+    set_ = wanted && (flags & (MDB_NOMETASYNC | MDB_NOSYNC)) == 0;
+    if (set_) lmdb::check(mdb_env_set_flags(env_.get(), MDB_NOMETASYNC, 1), "mdb_env_set_flags");
+  }
+  ~UnsyncedMeta() {
+    if (set_) mdb_env_set_flags(env_.get(), MDB_NOMETASYNC, 0);
+  }
+  UnsyncedMeta(const UnsyncedMeta&) = delete;
+  UnsyncedMeta& operator=(const UnsyncedMeta&) = delete;
+
+ private:
+  lmdb::Env& env_;
+  bool set_ = false;
+};
+
+}  // namespace
 
 void WriteContext::add_stats(const std::shared_ptr<TableStats>& stats, std::uint32_t key_space, std::int64_t items,
                              std::int64_t bytes) {
@@ -93,7 +117,7 @@ WriteQueue::~WriteQueue() { stop(); }
 void WriteQueue::submit(std::unique_ptr<WriteJob> job) {
   {
     std::lock_guard lock(mutex_);
-    background_.push_back(std::move(job));
+    (job->defers_sync() ? deferred_ : background_).push_back(std::move(job));
   }
   wake_.notify_one();
 }
@@ -116,7 +140,7 @@ void WriteQueue::submit_request(std::unique_ptr<WriteJob> job) {
     std::lock_guard lock(mutex_);
     if (requests_.empty()) {
       writing_ = false;
-      if (!background_.empty() || stopping_) wake_.notify_one();
+      if (!background_.empty() || !deferred_.empty() || stopping_) wake_.notify_one();
       return;
     }
     group.swap(requests_);
@@ -135,23 +159,36 @@ void WriteQueue::stop() {
 void WriteQueue::loop() {
   std::vector<std::unique_ptr<WriteJob>> group;
   for (;;) {
+    bool synced = true;
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return !writing_ && (stopping_ || !requests_.empty() || !background_.empty()); });
-      if (requests_.empty() && background_.empty()) return;  // stopping and drained
-      group.swap(requests_);
-      std::move(background_.begin(), background_.end(), std::back_inserter(group));
-      background_.clear();
+      wake_.wait(lock, [&] {
+        return !writing_ && (stopping_ || !requests_.empty() || !background_.empty() || !deferred_.empty());
+      });
+      const bool others = !requests_.empty() || !background_.empty();
+      if (!others && deferred_.empty()) return;  // stopping and drained
+      // Jobs that defer their sync never share a group with those that do
+      // not (a request's answer waits for its fsync); the two kinds take turns.
+      if (!deferred_.empty() && (deferred_turn_ || !others)) {
+        group.swap(deferred_);
+        synced = false;
+        deferred_turn_ = false;
+      } else {
+        group.swap(requests_);
+        std::move(background_.begin(), background_.end(), std::back_inserter(group));
+        background_.clear();
+        deferred_turn_ = true;
+      }
       writing_ = true;
     }
-    write_group(group);
+    write_group(group, synced);
     std::lock_guard lock(mutex_);
     writing_ = false;
   }
 }
 
-void WriteQueue::write_group(std::vector<std::unique_ptr<WriteJob>>& jobs) {
-  run_group(jobs);
+void WriteQueue::write_group(std::vector<std::unique_ptr<WriteJob>>& jobs, bool synced) {
+  run_group(jobs, synced);
   for (auto& job : jobs) job->complete();
   jobs.clear();
 }
@@ -161,8 +198,8 @@ WriteQueue::Totals WriteQueue::totals() const {
                 static_cast<double>(commit_nanoseconds_.load(std::memory_order_relaxed)) / 1e9};
 }
 
-void WriteQueue::run_group(std::vector<std::unique_ptr<WriteJob>>& jobs) {
-  if (try_group(jobs)) return;
+void WriteQueue::run_group(std::vector<std::unique_ptr<WriteJob>>& jobs, bool synced) {
+  if (try_group(jobs, synced)) return;
   if (jobs.size() == 1) {
     jobs.front()->fail(ApiError::internal("Internal server error"));
     return;
@@ -171,13 +208,16 @@ void WriteQueue::run_group(std::vector<std::unique_ptr<WriteJob>>& jobs) {
   for (auto& job : jobs) {
     std::vector<std::unique_ptr<WriteJob>> single;
     single.push_back(std::move(job));
-    if (!try_group(single)) single.front()->fail(ApiError::internal("Internal server error"));
+    if (!try_group(single, synced)) single.front()->fail(ApiError::internal("Internal server error"));
     job = std::move(single.front());
   }
 }
 
-bool WriteQueue::try_group(std::vector<std::unique_ptr<WriteJob>>& jobs) {
+bool WriteQueue::try_group(std::vector<std::unique_ptr<WriteJob>>& jobs, bool synced) {
   try {
+    // MDB_NOMETASYNC is read when LMDB commits; only this thread commits, so
+    // setting it for one commit affects no other.
+    UnsyncedMeta unsynced_meta(store_.env(), !synced);
     // --consistency-lag: a commit that no view shows yet (it came within the
     // views' resolution of the last one) gets its view now, before this group
     // changes the store; without this, a quiet spell followed by a write would

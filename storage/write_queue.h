@@ -108,6 +108,13 @@ class WriteJob {
   virtual void fail(ApiError error) = 0;
   // Hands the outcome to whoever waits (called after commit, once).
   virtual void complete() = 0;
+  // True for a job whose commit need not reach the disk before it completes:
+  // an import's batch, made durable by the synced commit that records the
+  // import's end. Such jobs run in groups of their own, committed with
+  // MDB_NOMETASYNC (one fdatasync of the data, none of the meta page: a crash
+  // may undo the last of them, never corrupt), and take turns with the other
+  // groups, so that neither waits behind the other for more than one group.
+  virtual bool defers_sync() const { return false; }
 };
 
 class WriteQueue {
@@ -146,10 +153,11 @@ class WriteQueue {
 
  private:
   void loop();
-  // Runs a group in one transaction, then completes its jobs.
-  void write_group(std::vector<std::unique_ptr<WriteJob>>& jobs);
-  void run_group(std::vector<std::unique_ptr<WriteJob>>& jobs);
-  bool try_group(std::vector<std::unique_ptr<WriteJob>>& jobs);
+  // Runs a group in one transaction, then completes its jobs. `synced`:
+  // false for a group of jobs that defer their sync.
+  void write_group(std::vector<std::unique_ptr<WriteJob>>& jobs, bool synced = true);
+  void run_group(std::vector<std::unique_ptr<WriteJob>>& jobs, bool synced);
+  bool try_group(std::vector<std::unique_ptr<WriteJob>>& jobs, bool synced);
 
   Store& store_;
   const RequestWrites request_writes_;
@@ -157,6 +165,8 @@ class WriteQueue {
   std::condition_variable wake_;
   std::vector<std::unique_ptr<WriteJob>> requests_;    // taken by whichever thread writes next
   std::vector<std::unique_ptr<WriteJob>> background_;  // taken by the writer thread only
+  std::vector<std::unique_ptr<WriteJob>> deferred_;    // jobs that defer their sync (WriteJob::defers_sync)
+  bool deferred_turn_ = false;                         // the writer's next group is deferred_'s, if any
   bool writing_ = false;                               // a group is running, on the writer thread or on a request's
   bool stopping_ = false;
   std::atomic<std::uint64_t> commits_{0};
@@ -169,7 +179,8 @@ class WriteQueue {
 template <typename R, typename Fn, typename Complete>
 class CallableJob final : public WriteJob {
  public:
-  CallableJob(Fn fn, Complete complete) : fn_(std::move(fn)), complete_(std::move(complete)) {}
+  CallableJob(Fn fn, Complete complete, bool defers_sync = false)
+      : fn_(std::move(fn)), complete_(std::move(complete)), defers_sync_(defers_sync) {}
   void run(WriteContext& ctx) override {
     try {
       outcome_.emplace(fn_(ctx));
@@ -179,10 +190,12 @@ class CallableJob final : public WriteJob {
   }
   void fail(ApiError error) override { outcome_.emplace(std::move(error)); }
   void complete() override { complete_(std::move(*outcome_)); }
+  bool defers_sync() const override { return defers_sync_; }
 
  private:
   Fn fn_;
   Complete complete_;
+  bool defers_sync_;
   std::optional<Outcome<R>> outcome_;
 };
 

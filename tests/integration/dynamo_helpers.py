@@ -304,6 +304,17 @@ def http_get(endpoint, path="/", timeout=2.0):
         conn.close()
 
 
+def wait_for_import(client, arn, timeout=20):
+    """DescribeImport's description once the import is no longer IN_PROGRESS (polled every 50 ms)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        d = client.describe_import(ImportArn=arn)["ImportTableDescription"]
+        if d["ImportStatus"] != "IN_PROGRESS":
+            return d
+        assert time.monotonic() < deadline, "import still IN_PROGRESS after %ss" % timeout
+        time.sleep(0.05)
+
+
 class DynamodProcess:
     """One dynamod child process: start, wait for GET / == 200, stop (SIGTERM) or kill -9."""
 

@@ -10,7 +10,6 @@ import gzip
 import json
 import os
 import subprocess
-import time
 
 import botocore.exceptions
 import pytest
@@ -69,14 +68,7 @@ def table_parameters(name, key=(("pk", "S"),), **extra):
     return params
 
 
-def wait_done(client, arn, timeout=20):
-    deadline = time.monotonic() + timeout
-    while True:
-        d = client.describe_import(ImportArn=arn)["ImportTableDescription"]
-        if d["ImportStatus"] != "IN_PROGRESS":
-            return d
-        assert time.monotonic() < deadline, "import still IN_PROGRESS after %ss" % timeout
-        time.sleep(0.05)
+wait_done = h.wait_for_import
 
 
 def run_import(client, prefix, name, fmt="DYNAMODB_JSON", **kw):
