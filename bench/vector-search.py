@@ -5,6 +5,7 @@ GetItem and UpdateItem and with a table of the same items without a vector index
 
     bench/vector-search.py --bin build/dynamod [--items 10000] [--dims 768] [--conns 16] [--seconds 10]
     bench/vector-search.py --compare --bin build/dynamod --items 100000 --dims 768
+    bench/vector-search.py --compare --load import --items 1000000 --dims 128
 
 --compare builds the table once on a temporary data directory with --vector-search approximate,
 waits for the graph (the server idle and dynamod_vector_graph_pending 0), runs the searches,
@@ -192,14 +193,17 @@ def wait_graph(server):
             return time.monotonic() - start
 
 
+def vector_table_body(args, name):
+    return {"TableName": name, "BillingMode": "PAY_PER_REQUEST",
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+            "VectorIndexes": [{"IndexName": "vix", "VectorAttribute": {"AttributeName": "emb"},
+                               "Dimensions": args.dims, "DistanceFunction": "COSINE",
+                               "Projection": {"ProjectionType": "KEYS_ONLY"}}]}
+
+
 def create_vector_table(client, args, name="vec"):
-    client.call("CreateTable", {
-        "TableName": name, "BillingMode": "PAY_PER_REQUEST",
-        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
-        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
-        "VectorIndexes": [{"IndexName": "vix", "VectorAttribute": {"AttributeName": "emb"},
-                           "Dimensions": args.dims, "DistanceFunction": "COSINE",
-                           "Projection": {"ProjectionType": "KEYS_ONLY"}}]})
+    client.call("CreateTable", vector_table_body(args, name))
 
 
 def load_vectors(args, endpoint, table):
@@ -217,6 +221,37 @@ def load_vectors(args, endpoint, table):
             while pending:
                 pending = client.call("BatchWriteItem", {"RequestItems": pending}).get("UnprocessedItems")
     return run_parallel(args.conns, endpoint, load)
+
+
+def import_vectors(args, endpoint, data_dir, table="vec"):
+    """ImportTable of --items vectors (gzip DYNAMODB_JSON objects in the server's bucket store,
+    <data dir>/s3), creating the table with its vector index; the seconds the import took, from
+    the request to COMPLETED (the objects are written before, untimed)."""
+    import gzip
+    folder = os.path.join(data_dir, "s3", "bench", "vectors")
+    os.makedirs(folder, exist_ok=True)
+    source = VectorSource(args)
+    rng = random.Random(1000)
+    per_object = 50000
+    for first in range(0, args.items, per_object):
+        with gzip.open(os.path.join(folder, "part-%05d.json.gz" % (first // per_object)), "wt", compresslevel=1) as f:
+            for n in range(first, min(args.items, first + per_object)):
+                item = {"pk": {"S": "k%07d" % n}, "emb": attr(source.vector(rng))}
+                f.write(json.dumps({"Item": item}) + "\n")
+    client = Client(endpoint)
+    started = time.monotonic()
+    answer = client.call("ImportTable", {
+        "S3BucketSource": {"S3Bucket": "bench", "S3KeyPrefix": "vectors/"}, "InputFormat": "DYNAMODB_JSON",
+        "InputCompressionType": "GZIP", "TableCreationParameters": vector_table_body(args, table)})
+    arn = answer["ImportTableDescription"]["ImportArn"]
+    while True:
+        d = client.call("DescribeImport", {"ImportArn": arn})["ImportTableDescription"]
+        if d["ImportStatus"] != "IN_PROGRESS":
+            break
+        time.sleep(0.2)
+    if d["ImportStatus"] != "COMPLETED" or d["ImportedItemCount"] != args.items:
+        raise RuntimeError("import: %s" % json.dumps(d)[:500])
+    return time.monotonic() - started
 
 
 def search_body(query):
@@ -255,11 +290,16 @@ def compare(args):
     try:
         server, _ = start("approximate")
         rss_before = rss_kb(server.proc.pid)
-        create_vector_table(Client(server.endpoint), args)
-        out["build_vectors_per_s"] = args.items / load_vectors(args, server.endpoint, "vec")
+        if args.load == "import":
+            out["import_vectors_per_s"] = args.items / import_vectors(args, server.endpoint, data_dir)
+        else:
+            create_vector_table(Client(server.endpoint), args)
+            out["build_vectors_per_s"] = args.items / load_vectors(args, server.endpoint, "vec")
         out["graph_after_build_s"] = wait_graph(server)
         out["rss_bytes_per_vector"] = (rss_kb(server.proc.pid) - rss_before) * 1024 / args.items
-        out["disk_bytes_per_vector"] = du_bytes(data_dir) / args.items
+        bucket_store = os.path.join(data_dir, "s3")  # (the import's objects are not the table's)
+        out["disk_bytes_per_vector"] = (du_bytes(data_dir) - (du_bytes(bucket_store) if os.path.isdir(bucket_store)
+                                                              else 0)) / args.items
         timed_searches(server, "approximate")
         approximate = answers(server.endpoint, queries)
         server.stop()
@@ -338,6 +378,8 @@ def main():
     p.add_argument("--data", choices=("clustered", "random"), default="clustered",
                    help="the vectors' distribution (VectorSource above)")
     p.add_argument("--clusters", type=int, default=1000)
+    p.add_argument("--load", choices=("batch", "import"), default="batch",
+                   help="--compare: fill the table by BatchWriteItem (timed as the build rate) or by ImportTable")
     p.add_argument("--noise", type=float, default=2.0)
     args = p.parse_args()
     if args.compare:

@@ -102,7 +102,9 @@ std::size_t Partition::size() const {
 
 std::size_t Partition::pending() const {
   std::shared_lock lock(mutex_);
-  return mode_ == SearchMode::Approximate ? pending_.size() : 0;
+  // A partition too small for a graph is searched exactly: nothing of it waits.
+  const bool graphed = mode_ == SearchMode::Approximate && (graph_ || slot_of_.size() >= kGraphThreshold);
+  return graphed ? pending_.size() : 0;
 }
 
 std::vector<Candidate> Partition::search(std::span<const float> query, std::size_t top_k, const Accept& accept,

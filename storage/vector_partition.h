@@ -74,7 +74,7 @@ class Partition {
   void erase(std::string_view stored_key);
 
   std::size_t size() const;     // live vectors
-  std::size_t pending() const;  // approximate mode: live vectors not in the graph (yet)
+  std::size_t pending() const;  // approximate mode: live vectors not in its graph yet (0 without one due)
 
   // The best `top_k` accepted vectors for `query`, best first, ties in key
   // order; `examined` counts the vectors the partition holds.

@@ -68,9 +68,9 @@ def filled_server(launch_dynamod, mode):
     return server, raw, vectors
 
 
-def graph_pending(server):
+def graph_pending(server, table="big"):
     _, metrics = rh.get_metrics(server.endpoint)
-    return metrics.value("dynamod_vector_graph_pending", region=h.REGION, table="big", index="vix")
+    return metrics.value("dynamod_vector_graph_pending", region=h.REGION, table=table, index="vix")
 
 
 def random_queries(seed, count):
@@ -93,6 +93,10 @@ def test_approximate_search_uses_the_graph_and_sees_every_write(launch_dynamod):
     # Until the builder has inserted every vector, the pending ones are scored exactly; the
     # recall below is the graph's own once none is left.
     assert rh.eventually(lambda: graph_pending(server), lambda n: n == 0, timeout=120) == 0
+    # A partition too small for a graph is searched exactly: none of it is pending.
+    make_table(raw, "small")
+    load(raw, random_vectors(30), name="small")
+    assert graph_pending(server, "small") == 0
     found = 0
     for query in random_queries(10, 30):
         want = set(sorted(vectors, key=lambda k: euclidean(query, vectors[k]))[:10])
