@@ -582,7 +582,7 @@ try {
     await fill(vector, { "vector-name": "vix", "vector-attribute": "emb", "vector-dimensions": "4" });
     await vector.getByRole("button", { name: "Add vector index" }).click();
     assert.match(await page.locator("#update-out [data-test=error]").innerText(),
-      /ValidationException: One or more parameter values were invalid: Vector indexes are supported only on tables that use PAY_PER_REQUEST billing mode/);
+      /ValidationException: One or more parameter values were invalid: Vector indexes are only supported for PAY_PER_REQUEST tables/);
     await page.locator("#delete-table [name=confirm]").fill("wrong");
     await page.locator("#delete-table").getByRole("button", { name: "Delete table" }).click();
     assert.match(await page.locator("[data-test=error]").innerText(), /type Tiny to confirm/);

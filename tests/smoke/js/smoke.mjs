@@ -77,6 +77,7 @@ assert.ok(found.ConsumedCapacity.VectorSearchRequestBytes > 0);
 await assert.rejects(client.send(new SearchVectorsCommand({
   TableName: VectorTable, IndexName: "ByEmbedding", SearchVector: vec(1, 0, 0), TopK: 101,
   SearchConditionExpression: "cat = :c", ExpressionAttributeValues: { ":c": { S: "x" } },
-})), (e) => e.name === "ValidationException" && e.message === "Provided TopK value is out of valid range");
+})), (e) => e.name === "ValidationException" &&
+  e.message === "Provided TopK value '101' is out of valid range. The value must be between 1 and 100 inclusive");
 await client.send(new DeleteTableCommand({ TableName: VectorTable }));
 console.log("js smoke test: passed");
