@@ -265,6 +265,10 @@ def answers(endpoint, queries):
             for q in queries]
 
 
+def recall(approximate, exact):
+    return statistics.fmean(len(set(a) & set(e)) / max(1, len(e)) for a, e in zip(approximate, exact))
+
+
 def compare(args):
     data_dir = tempfile.mkdtemp(prefix="vector-compare-")
     query_rng = random.Random(7)
@@ -302,18 +306,19 @@ def compare(args):
                                                               else 0)) / args.items
         timed_searches(server, "approximate")
         approximate = answers(server.endpoint, queries)
+        print(json.dumps(out), file=sys.stderr, flush=True)  # (the figures so far, for a long run)
         server.stop()
         server, started = start("exact")
         out["exact_start_and_load_s"] = time.monotonic() - started + wait_idle(server.proc.pid)
         timed_searches(server, "exact")
         exact = answers(server.endpoint, queries)
+        print(json.dumps(dict(out, recall_at_10=recall(approximate, exact))), file=sys.stderr, flush=True)
         server.stop()
         server, started = start("approximate")
         out["approximate_start_load_and_graph_s"] = time.monotonic() - started + wait_graph(server)
         out["rss_bytes_per_vector_after_restart"] = rss_kb(server.proc.pid) * 1024 / args.items
         server.stop()
-        out["recall_at_10"] = statistics.fmean(len(set(a) & set(e)) / max(1, len(e))
-                                               for a, e in zip(approximate, exact))
+        out["recall_at_10"] = recall(approximate, exact)
         return out
     finally:
         subprocess.run(["rm", "-rf", data_dir], check=False)
