@@ -1,18 +1,11 @@
 #include "server/heavy_lane.h"
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 #include <boost/beast/core/string.hpp>
 
-#include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <iterator>
 
-#ifdef __linux__
-#include <sys/resource.h>
-#include <unistd.h>
-#endif
+#include "storage/background_priority.h"
 
 namespace dynamod {
 
@@ -27,22 +20,6 @@ bool is_identity(std::string_view coding) {
   while (!coding.empty() && (coding.front() == ' ' || coding.front() == '\t')) coding.remove_prefix(1);
   while (!coding.empty() && (coding.back() == ' ' || coding.back() == '\t')) coding.remove_suffix(1);
   return coding.empty() || boost::beast::iequals(coding, "identity");
-}
-
-// Linux gives each thread its own nice value: 10 above the I/O threads', the
-// kernel gives a lane thread about a tenth of the time an I/O thread gets
-// while they compete for a core, and the whole core when the I/O threads do
-// not want it. Small requests go first; big ones still progress. (Raising
-// one's own nice value needs no privilege.)
-void lower_priority() {
-#ifdef __linux__
-  const auto self = static_cast<id_t>(gettid());
-  errno = 0;
-  const int nice = getpriority(PRIO_PROCESS, self);
-  if (errno != 0 || setpriority(PRIO_PROCESS, self, std::min(nice + 10, 19)) != 0) {
-    spdlog::warn("heavy lane: could not lower its threads' priority: {}", std::strerror(errno));
-  }
-#endif
 }
 
 }  // namespace
@@ -60,7 +37,7 @@ HeavyLane::HeavyLane(std::size_t slots, unsigned threads) : slots_(slots) {
   }
   for (auto& context : contexts_) {
     threads_.emplace_back([io = context.get()] {
-      lower_priority();
+      lower_this_thread_priority("heavy lane");  // small requests first (storage/background_priority.h)
       io->run();
     });
   }

@@ -1,8 +1,6 @@
 #include "server/imports.h"
 
 #include <spdlog/spdlog.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -10,13 +8,11 @@
 #include <functional>
 
 #include "protocol/json_writer.h"
+#include "storage/background_priority.h"
 #include "storage/import_load.h"
 
 namespace dynamod {
 namespace {
-
-// The import thread's nice value (a thread's own, on Linux).
-constexpr int kImportNice = 10;
 
 // Thrown out of a batch when the server stops during an import.
 struct ImportStopped {};
@@ -146,7 +142,7 @@ void ImportJobs::run(std::string key, Scope scope, ImportTableRequest request) {
   // Reading and preparing items is background work that can keep a core busy
   // for minutes: at a lower priority, the I/O threads and the writer get the
   // cores first on a busy machine (bench/import.py measures PutItem meanwhile).
-  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kImportNice);
+  lower_this_thread_priority("import");
   ImportDescription d;
   {
     std::lock_guard lock(mutex_);

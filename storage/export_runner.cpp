@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "protocol/table_requests.h"
+#include "storage/background_priority.h"
 #include "storage/export_files.h"
 #include "storage/export_ops.h"
 
@@ -37,6 +38,9 @@ void ExportRunner::stop() {
 }
 
 void ExportRunner::loop() {
+  // An export renders, compresses and hashes for seconds: below the threads
+  // that answer requests (PutItem's p99 during an export, bench/export.py).
+  lower_this_thread_priority("export");
   for (;;) {
     Export next;
     {

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "storage/background_priority.h"
 #include "storage/key_codec.h"
 #include "storage/vector_entries.h"
 #include "storage/write_queue.h"
@@ -221,6 +222,8 @@ void VectorMemory::wants_graph_work(std::shared_ptr<Partition> partition) {
 }
 
 void VectorMemory::build_graphs() {
+  // Building a graph keeps a core busy for minutes: below the request threads.
+  lower_this_thread_priority("vector graph builder");
   for (;;) {
     std::shared_ptr<Partition> partition;
     {
