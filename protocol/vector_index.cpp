@@ -1,12 +1,32 @@
 #include "protocol/vector_index.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <limits>
 
 namespace dynamod {
 namespace {
+
+// A number's value as the nearest double, from its digits and exponent
+// ("0.<digits>e<exponent>") without building its decimal text: a vector of 768
+// numbers is converted on every write of its item (bench/vector-search.py).
+double number_value(const Number& n) {
+  if (n.is_zero()) return 0;
+  char text[Number::kMaxDigits + 16];
+  char* end = text;
+  if (n.negative()) *end++ = '-';
+  *end++ = '0';
+  *end++ = '.';
+  end = std::copy(n.digits().begin(), n.digits().end(), end);
+  *end++ = 'e';
+  end = std::to_chars(end, text + sizeof text, n.exponent()).ptr;
+  // DynamoDB's numbers (1E-130 to 9.99E+125) all fit a double; should one not,
+  // NaN makes the caller refuse it as a value no float holds.
+  double value = 0;
+  if (std::from_chars(text, end, value).ec != std::errc()) return std::numeric_limits<double>::quiet_NaN();
+  return value;
+}
 
 // The service's texts (tier3 vectorIndexes.test.ts, measured in eu-west-2 on 2026-08-11), each
 // after "One or more parameter values were invalid: ".
@@ -526,7 +546,7 @@ std::optional<std::vector<float>> item_vector(const VectorIndexSchema& index, co
                                  std::to_string(i) + "], Expected: 32-bit floating point number, Actual: " +
                                  std::string(type_name(list[i].type())) + ". IndexName: " + index.name);
     }
-    double d = std::strtod(list[i].as_number().to_string().c_str(), nullptr);
+    const double d = number_value(list[i].as_number());
     if (!std::isfinite(d) || std::fabs(d) > std::numeric_limits<float>::max()) {
       throw ApiError::validation("Vector value " + list[i].as_number().to_string() + " at " + index.attribute + "[" +
                                  std::to_string(i) + "] does not fit 32-bit IEEE-754 floating point");

@@ -239,7 +239,7 @@ def test_search_capacity_shape(capacity_table, dynamodb_raw):
 def test_a_table_adding_a_vector_index_is_not_deleted_and_the_build_can_be_cancelled(vtable, dynamodb,
                                                                                     dynamodb_raw):
     name = vtable([v.vector_index(name="first")])
-    for batch in range(200):  # enough items that the backfill takes several writer jobs
+    for batch in range(600):  # enough items that the backfill takes many writer jobs
         dynamodb.batch_write_item(RequestItems={name: [
             {"PutRequest": {"Item": {"pk": {"S": "b%03d-%02d" % (batch, i)}, "emb": v.vector(1, i, 2)}}}
             for i in range(25)]})
