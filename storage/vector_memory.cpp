@@ -45,16 +45,17 @@ class LoadJob final : public WriteJob {
     }
     const bool finished = chunk->size() < kLoadChunk;
     if (!chunk->empty()) resume_after_ = chunk->back().key;
+    // Writes staged later in this commit must apply after this chunk, which read before them.
+    memory_.seal_commit_batch();
     ctx.after_commit([this, chunk, finished] {
       if (!memory_.holds(index_id_, target_.get())) {
         done_ = true;
         return;
       }
-      for (const auto& e : *chunk) {
-        auto partition = target_->partition_of_key(e.key);
-        partition->upsert(e.key, e.vector_bytes);
-        if (partition->has_graph_work()) memory_.wants_graph_work(partition);
-      }
+      std::vector<Partition::Change> changes;
+      changes.reserve(chunk->size());
+      for (auto& e : *chunk) changes.push_back({std::move(e.key), std::move(e.vector_bytes), false});
+      for (auto& partition : target_->apply(std::move(changes))) memory_.wants_graph_work(std::move(partition));
       if (finished) {
         target_->mark_ready();
         spdlog::debug("vector index {}: {} vectors loaded", index_id_, target_->vectors());
@@ -100,6 +101,23 @@ std::shared_ptr<Partition> IndexMemory::partition_of_key(std::string_view stored
   auto& partition = partitions_[prefix];
   if (!partition) partition = std::make_shared<Partition>(dims_, distance_, mode_);
   return partition;
+}
+
+std::vector<std::shared_ptr<Partition>> IndexMemory::apply(std::vector<Partition::Change> changes) {
+  // Grouped by partition, each group in its changes' order (a key's changes stay in order).
+  std::vector<std::pair<std::shared_ptr<Partition>, std::vector<Partition::Change>>> groups;
+  std::unordered_map<const Partition*, std::size_t> group_of;
+  for (auto& change : changes) {
+    std::shared_ptr<Partition> partition = partition_of_key(change.key);
+    auto [it, added] = group_of.try_emplace(partition.get(), groups.size());
+    if (added) groups.emplace_back(std::move(partition), std::vector<Partition::Change>{});
+    groups[it->second].second.push_back(std::move(change));
+  }
+  std::vector<std::shared_ptr<Partition>> graph_work;
+  for (auto& [partition, group] : groups) {
+    if (partition->apply(group)) graph_work.push_back(partition);
+  }
+  return graph_work;
 }
 
 std::shared_ptr<Partition> IndexMemory::find(std::string_view prefix) const {
@@ -180,25 +198,53 @@ void VectorMemory::stage_upsert(WriteContext& ctx, const VectorIndexSchema& inde
     if (index_schema.status != IndexStatus::Active) return;
     load(ctx.queue(), index_schema);  // its first chunk runs after this commit and reads this write
   }
-  ctx.after_commit([this, index_id, key = std::string(stored_key), bytes = std::string(vector_bytes)] {
-    std::shared_ptr<IndexMemory> index = registered(index_id);
-    if (!index) return;
-    auto partition = index->partition_of_key(key);
-    partition->upsert(key, bytes);
-    if (partition->has_graph_work()) wants_graph_work(partition);
-  });
+  stage(ctx, index_id, {std::string(stored_key), std::string(vector_bytes), false});
 }
 
 void VectorMemory::stage_erase(WriteContext& ctx, std::uint32_t index_id, std::string_view stored_key) {
   if (!registered(index_id)) return;
-  ctx.after_commit([this, index_id, key = std::string(stored_key)] {
+  stage(ctx, index_id, {std::string(stored_key), {}, true});
+}
+
+// A commit's changes are gathered in one batch, applied by one after-commit
+// action. The batch lives only in that action, so a group that fails (its
+// actions dropped unrun) leaves no batch behind: the weak pointer expires,
+// and the next group, even at the same WriteContext address, opens its own.
+void VectorMemory::stage(WriteContext& ctx, std::uint32_t index_id, Partition::Change change) {
+  std::shared_ptr<CommitBatch> batch;
+  {
+    std::lock_guard lock(mutex_);
+    batch = open_batch_.lock();
+    if (!batch || batch->context != &ctx || batch->applied) {
+      batch = std::make_shared<CommitBatch>();
+      batch->context = &ctx;
+      open_batch_ = batch;
+      ctx.after_commit([this, batch] { apply(*batch); });
+    }
+  }
+  batch->changes[index_id].push_back(std::move(change));
+}
+
+void VectorMemory::seal_commit_batch() {
+  std::lock_guard lock(mutex_);
+  open_batch_.reset();
+}
+
+void VectorMemory::apply(CommitBatch& batch) {
+  {
+    std::lock_guard lock(mutex_);
+    batch.applied = true;
+  }
+  for (auto& [index_id, changes] : batch.changes) {
     std::shared_ptr<IndexMemory> index = registered(index_id);
-    if (!index) return;
-    index->partition_of_key(key)->erase(key);
-  });
+    if (!index) continue;
+    for (auto& partition : index->apply(std::move(changes))) wants_graph_work(std::move(partition));
+  }
+  batch.changes.clear();
 }
 
 void VectorMemory::stage_forget(WriteContext& ctx, std::uint32_t index_id) {
+  seal_commit_batch();
   ctx.after_commit([this, index_id] {
     std::lock_guard lock(mutex_);
     indexes_.erase(index_id);
@@ -206,6 +252,7 @@ void VectorMemory::stage_forget(WriteContext& ctx, std::uint32_t index_id) {
 }
 
 void VectorMemory::stage_forget_all(WriteContext& ctx) {
+  seal_commit_batch();
   ctx.after_commit([this] {
     std::lock_guard lock(mutex_);
     indexes_.clear();

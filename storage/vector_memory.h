@@ -55,6 +55,10 @@ class IndexMemory {
   // The partition of `prefix`, or null when it holds nothing.
   std::shared_ptr<Partition> find(std::string_view prefix) const;
 
+  // Applies changes (grouped by partition, one lock hold each); the partitions
+  // that now have vectors waiting for their graph.
+  std::vector<std::shared_ptr<Partition>> apply(std::vector<Partition::Change> changes);
+
   std::size_t vectors() const;        // in every partition
   std::size_t graph_pending() const;  // vectors not in their partition's graph (approximate mode)
 
@@ -99,10 +103,21 @@ class VectorMemory {
   // Approximate mode: the index's vectors that its graphs do not hold yet
   // (scored exactly meanwhile); 0 for an index not in memory.
   std::size_t graph_pending(std::uint32_t index_id) const;
+  // Ends the commit's open batch of changes: what is staged after applies after
+  // the after-commit actions registered meanwhile (a loader chunk, a forget).
+  void seal_commit_batch();
   // Queues the partition for the graph builder (approximate mode).
   void wants_graph_work(std::shared_ptr<Partition> partition);
 
  private:
+  // The changes a commit staged, per index id, applied after it in one action.
+  struct CommitBatch {
+    const WriteContext* context = nullptr;
+    std::map<std::uint32_t, std::vector<Partition::Change>> changes;
+    bool applied = false;
+  };
+  void stage(WriteContext& ctx, std::uint32_t index_id, Partition::Change change);
+  void apply(CommitBatch& batch);
   void build_graphs();
   // The index's vectors, loaded or loading; null when neither.
   std::shared_ptr<IndexMemory> registered(std::uint32_t index_id) const;
@@ -110,6 +125,7 @@ class VectorMemory {
   const SearchMode mode_;
   mutable std::mutex mutex_;
   std::map<std::uint32_t, std::shared_ptr<IndexMemory>> indexes_;
+  std::weak_ptr<CommitBatch> open_batch_;  // the current commit's, while it stages
   // The graph builder's queue (approximate mode).
   std::condition_variable work_;
   std::deque<std::shared_ptr<Partition>> queue_;

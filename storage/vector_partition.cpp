@@ -54,6 +54,24 @@ Partition::Slot Partition::allocate() {
 
 void Partition::upsert(std::string_view stored_key, std::string_view vector_bytes) {
   std::unique_lock lock(mutex_);
+  upsert_locked(stored_key, vector_bytes);
+}
+
+void Partition::erase(std::string_view stored_key) {
+  std::unique_lock lock(mutex_);
+  erase_locked(stored_key);
+}
+
+bool Partition::apply(const std::vector<Change>& changes) {
+  std::unique_lock lock(mutex_);
+  for (const Change& c : changes) {
+    if (c.erase) erase_locked(c.key);
+    else upsert_locked(c.key, c.vector_bytes);
+  }
+  return has_graph_work_locked();
+}
+
+void Partition::upsert_locked(std::string_view stored_key, std::string_view vector_bytes) {
   auto it = slot_of_.find(std::string(stored_key));
   Slot slot = 0;
   if (it == slot_of_.end()) {
@@ -79,8 +97,7 @@ void Partition::upsert(std::string_view stored_key, std::string_view vector_byte
   pending_.insert(slot);
 }
 
-void Partition::erase(std::string_view stored_key) {
-  std::unique_lock lock(mutex_);
+void Partition::erase_locked(std::string_view stored_key) {
   auto it = slot_of_.find(std::string(stored_key));
   if (it == slot_of_.end()) return;
   Slot slot = it->second;
@@ -215,6 +232,10 @@ void Partition::make_graph() {
 
 bool Partition::has_graph_work() const {
   std::shared_lock lock(mutex_);
+  return has_graph_work_locked();
+}
+
+bool Partition::has_graph_work_locked() const {
   return mode_ == SearchMode::Approximate && !pending_.empty() && (graph_ || slot_of_.size() >= kGraphThreshold);
 }
 

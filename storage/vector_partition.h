@@ -73,6 +73,17 @@ class Partition {
   void upsert(std::string_view stored_key, std::string_view vector_bytes);
   void erase(std::string_view stored_key);
 
+  struct Change {
+    std::string key;           // the entry's stored key
+    std::string vector_bytes;  // an upsert's vector; empty for an erase
+    bool erase = false;
+  };
+  // Applies a commit's (or a loader chunk's) changes in order under one hold
+  // of the lock: the graph builder holds it for each insertion, so taking it
+  // once per change would make a write wait for as many insertions as it has
+  // vectors. True when vectors now wait for the graph (has_graph_work).
+  bool apply(const std::vector<Change>& changes);
+
   std::size_t size() const;     // live vectors
   std::size_t pending() const;  // approximate mode: live vectors not in its graph yet (0 without one due)
 
@@ -93,6 +104,9 @@ class Partition {
 
   const float* vector_of(Slot slot) const;
   Slot allocate();
+  void upsert_locked(std::string_view stored_key, std::string_view vector_bytes);
+  void erase_locked(std::string_view stored_key);
+  bool has_graph_work_locked() const;
   void score_into(std::span<const float> query, float query_norm, Slot slot, const Accept& accept, std::size_t top_k,
                   std::vector<Candidate>& heap) const;
   std::vector<Candidate> search_exact(std::span<const float> query, std::size_t top_k, const Accept& accept) const;

@@ -118,6 +118,25 @@ TEST_CASE("ties rank in key order, and the scores are score()'s to the bit") {
   CHECK(found[2].score == score(DistanceFunction::Cosine, std::vector<float>{3, 0}, std::vector<float>{0, 1}));
 }
 
+TEST_CASE("a batch of changes applies in its order, as the same changes one by one") {
+  Partition p(2, DistanceFunction::Euclidean, SearchMode::Approximate);
+  p.upsert("gone", bytes_of({5, 5}));
+  std::vector<Partition::Change> changes{
+      {"a", bytes_of({1, 0}), false},
+      {"a", bytes_of({0, 1}), false},  // the later vector wins
+      {"b", bytes_of({9, 9}), false},
+      {"b", {}, true},  // put then erased: absent
+      {"gone", {}, true},
+      {"gone", bytes_of({2, 2}), false},  // erased then put again: present
+  };
+  CHECK_FALSE(p.apply(changes));  // 2 vectors: no graph due
+  CHECK(p.size() == 2);
+  std::uint64_t examined = 0;
+  CHECK(keys_of(p.search(std::vector<float>{0, 1}, 5, kAll, examined)) == std::vector<std::string>{"a", "gone"});
+  CHECK(p.search(std::vector<float>{0, 1}, 1, kAll, examined)[0].score == 0);  // a is (0, 1)
+  CHECK(p.pending() == 0);  // too small for a graph: nothing waits for one
+}
+
 TEST_CASE("an approximate partition: small ones stay exact, large ones search their graph") {
   std::mt19937 rng(2);
   Partition p(kDims, DistanceFunction::Cosine, SearchMode::Approximate);
