@@ -231,8 +231,8 @@ awaitable<Reply> query(OperationContext& ctx, json::object body) {
   TablePtr table = ops::resolve_table(ctx.store, ctx.scope, *request.read.table_name);
   ReadSpec spec = validate_query(request, table->schema);
   const std::string index = index_of(spec);
-  const std::optional<AttributeValue> partition = read_partition(spec);
-  if (auto throttled = admit_read(ctx, *table, index, &*partition)) co_return std::move(*throttled);
+  std::optional<AttributeValue> combined;
+  if (auto throttled = admit_read(ctx, *table, index, read_partition(spec, combined))) co_return std::move(*throttled);
   ops::ReadResult result = ops::run_query(ctx.store, *table, spec);
   result.return_consumed_capacity = request.read.return_consumed_capacity;
   account_read(ctx, "Query", *table, spec, result);

@@ -84,10 +84,9 @@ awaitable<Reply> execute_statement(OperationContext& ctx, json::object body) {
   if (prepared.read) {
     const ReadSpec& spec = prepared.read->spec;
     const std::string index = spec.index ? spec.index->name : std::string();
-    const std::optional<AttributeValue> partition = read_partition(spec);
-    if (auto throttled = admit_read(ctx, *table, index, partition ? &*partition : nullptr)) {
+    std::optional<AttributeValue> combined;
+    if (auto throttled = admit_read(ctx, *table, index, read_partition(spec, combined)))
       co_return std::move(*throttled);
-    }
     ops::ReadResult result = ops::run_select(ctx.store, prepared);
     account_read(ctx, "ExecuteStatement", *table, spec, result, "ExecuteStatement ");
     co_return select_answer(result, inputs.request_fingerprint, mode);

@@ -15,10 +15,10 @@ std::int64_t now_ms(const OperationContext& ctx) { return static_cast<std::int64
 
 }  // namespace
 
-std::optional<AttributeValue> read_partition(const ReadSpec& spec) {
-  if (!spec.key_condition) return std::nullopt;
+const AttributeValue* read_partition(const ReadSpec& spec, std::optional<AttributeValue>& combined) {
+  if (!spec.key_condition) return nullptr;
   const expr::KeyCondition& kc = *spec.key_condition;
-  if (kc.more_partition.empty()) return kc.partition;
+  if (kc.more_partition.empty()) return &kc.partition;
   // Each value typed and length-prefixed, so that no two combinations meet.
   std::string identity;
   auto add = [&identity](const AttributeValue& v) {
@@ -33,7 +33,8 @@ std::optional<AttributeValue> read_partition(const ReadSpec& spec) {
   };
   add(kc.partition);
   for (const expr::KeyEquality& e : kc.more_partition) add(e.value);
-  return AttributeValue::binary(std::move(identity));
+  combined = AttributeValue::binary(std::move(identity));
+  return &*combined;
 }
 
 std::optional<ApiError> admit_read(OperationContext& ctx, const Table& table, const std::string& index,
@@ -131,8 +132,8 @@ void account_item(OperationContext& ctx, std::string_view operation, const Table
 
 void account_read(OperationContext& ctx, std::string_view operation, const Table& table, const ReadSpec& spec,
                   const ops::ReadResult& result, std::string_view shape_prefix) {
-  const std::optional<AttributeValue> partition_value = read_partition(spec);
-  const AttributeValue* partition = partition_value ? &*partition_value : nullptr;
+  std::optional<AttributeValue> combined;
+  const AttributeValue* partition = read_partition(spec, combined);
   // A local index is keyed by the table's partition key; a global one by its own.
   account(ctx, operation, &table, result.consumed, partition,
           spec.index != nullptr && table.schema.is_global(*spec.index));

@@ -22,9 +22,9 @@ namespace dynamod {
 
 // The partition a keyed read goes to, as the throttler tells partitions apart:
 // the key condition's partition value, or for a multi-attribute key all its
-// partition values together (one binary value), so that each combination is
-// a partition of its own; nullopt for a Scan.
-std::optional<AttributeValue> read_partition(const ReadSpec& spec);
+// partition values together (one binary value, built in `combined`), so that
+// each combination is a partition of its own; null for a Scan.
+const AttributeValue* read_partition(const ReadSpec& spec, std::optional<AttributeValue>& combined);
 
 // The service's throttling error if the request may not start.
 std::optional<ApiError> admit_read(OperationContext& ctx, const Table& table, const std::string& index,
